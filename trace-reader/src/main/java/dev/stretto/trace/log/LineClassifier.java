@@ -1,0 +1,96 @@
+package dev.stretto.trace.log;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Decides how a line from the wire is logged: as {@code message} when it is exactly one
+ * JSON value (batches included), else as {@code raw} text. This runs on the log writer's
+ * thread, never on the forwarding path.
+ */
+public final class LineClassifier {
+
+    // Lines of many megabytes are normal (a large tools/list or file read), so Jackson's
+    // default length limits must not turn a valid message into raw text.
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNumberLength(Integer.MAX_VALUE)
+                    .maxDocumentLength(-1)
+                    .build())
+            .build();
+
+    private LineClassifier() {
+    }
+
+    /** Classifies a whole array; see {@link #classify(byte[], int, int)}. */
+    public static Payload classify(byte[] line) {
+        return classify(line, 0, line.length);
+    }
+
+    /**
+     * Classifies {@code len} bytes of {@code buf} from {@code off}: one line, with or without
+     * its terminator.
+     *
+     * @return a {@link Payload.Message} holding the line's own text trimmed of surrounding
+     *         whitespace when the line is exactly one JSON value in valid UTF-8; otherwise a
+     *         {@link Payload.Raw} with the line's text, its terminator removed and invalid
+     *         UTF-8 replaced by U+FFFD
+     */
+    public static Payload classify(byte[] buf, int off, int len) {
+        int end = off + len;
+        while (end > off && (buf[end - 1] == '\n' || buf[end - 1] == '\r')) {
+            end--;
+        }
+        int start = off;
+        int stop = end;
+        while (start < stop && isAsciiWhitespace(buf[start])) {
+            start++;
+        }
+        while (stop > start && isAsciiWhitespace(buf[stop - 1])) {
+            stop--;
+        }
+        if (stop > start && isOneJsonValue(buf, start, stop - start)) {
+            String strict = decodeStrict(buf, start, stop - start);
+            if (strict != null) {
+                return new Payload.Message(strict);
+            }
+        }
+        return new Payload.Raw(new String(buf, off, end - off, StandardCharsets.UTF_8));
+    }
+
+    private static boolean isAsciiWhitespace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f';
+    }
+
+    private static boolean isOneJsonValue(byte[] buf, int off, int len) {
+        try (JsonParser p = JSON.createParser(buf, off, len)) {
+            if (p.nextToken() == null) {
+                return false;
+            }
+            p.skipChildren();
+            return p.nextToken() == null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static String decodeStrict(byte[] buf, int off, int len) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(buf, off, len))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+}
