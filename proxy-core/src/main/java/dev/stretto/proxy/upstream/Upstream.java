@@ -1,0 +1,54 @@
+package dev.stretto.proxy.upstream;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * The server end of one session: a child process on stdio, or a Streamable HTTP endpoint.
+ *
+ * <p>Threads and ownership: the Session calls {@link #start} once, before it forks anything.
+ * {@link #send} and {@link #endOfInput} are then called by the client pump only, in the
+ * order the host wrote its lines. {@link #awaitEnd} and each of {@link #companions()} run
+ * as forks of the session's scope. {@link #abort} may be called from any thread, at any
+ * time, more than once.
+ */
+public interface Upstream {
+
+    /**
+     * Connects the server to the session: starts the child, or prepares the HTTP client.
+     * Lines the server sends from now on go to {@code toHost}.
+     *
+     * @throws UpstreamStartException when the server cannot be started or reached at all
+     */
+    void start(ServerLineSink toHost) throws IOException;
+
+    /**
+     * Passes one line from the host to the server.
+     *
+     * @param line    the line's bytes without its {@code '\n'}, exactly as the host wrote them
+     * @param newline false only for a last line that had no terminator
+     */
+    void send(byte[] line, boolean newline) throws IOException, InterruptedException;
+
+    /** The host closed its input: no more {@link #send} calls follow. */
+    void endOfInput() throws IOException, InterruptedException;
+
+    /**
+     * Blocks until the server side is finished and returns the exit status the proxy should
+     * report: the child's status (128 + n when signal n killed it), or 0 for an HTTP session
+     * that ended normally.
+     */
+    int awaitEnd() throws Exception;
+
+    /**
+     * Loops the session forks beside {@link #awaitEnd} (the HTTP GET event stream). Each
+     * returns once the upstream is finished, and stops when interrupted.
+     */
+    default List<Callable<Void>> companions() {
+        return List.of();
+    }
+
+    /** Ends the server side at once: destroys the child, cancels HTTP exchanges. Idempotent. */
+    void abort();
+}
