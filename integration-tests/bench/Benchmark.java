@@ -1,0 +1,171 @@
+// The benchmark behind the README's performance section. Run it with bin/bench.
+//
+// Every figure is a ratio against a baseline measured in the same run, interleaved with
+// it, because the machines here are noisy: the demo server on its own is the baseline,
+// and the same work goes through stretto-proxy in front of it (passive, then recording).
+//
+//   start-up    time from process start to the initialize answer (median of N runs)
+//   throughput  wall time of a pipelined burst of tools/call (no delay)
+//   latency     sequential ping round trips (median and p99)
+//   memory      peak resident set (VmHWM) of the whole process tree during the burst
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+public class Benchmark {
+    static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
+
+    record Setup(String name, List<String> command) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        int rounds = Integer.getInteger("rounds", 5);
+        int calls = Integer.getInteger("calls", 20000);
+        int pings = Integer.getInteger("pings", 2000);
+        String demo = root.resolve("bin/stretto-mcp-demo").toString();
+        String proxy = root.resolve("bin/stretto-proxy").toString();
+        Path logs = Files.createTempDirectory("stretto-bench-logs");
+        List<Setup> setups = List.of(
+                new Setup("demo alone (baseline)", List.of(demo)),
+                new Setup("proxy, passive", List.of(proxy, "--", demo)),
+                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo)));
+
+        int n = setups.size();
+        double[][] startup = new double[n][rounds];
+        double[][] burst = new double[n][rounds];
+        double[][] pingMedian = new double[n][rounds];
+        double[][] pingP99 = new double[n][rounds];
+        double[][] rss = new double[n][rounds];
+        for (int r = 0; r < rounds; r++) {
+            for (int s = 0; s < n; s++) { // interleaved, so drift hits every setup alike
+                Run run = Run.of(setups.get(s).command(), calls, pings);
+                startup[s][r] = run.startupMs;
+                burst[s][r] = run.burstMs;
+                pingMedian[s][r] = run.pingMedianUs;
+                pingP99[s][r] = run.pingP99Us;
+                rss[s][r] = run.peakRssMb;
+            }
+            System.err.printf("round %d of %d done%n", r + 1, rounds);
+        }
+        System.out.printf(Locale.ROOT, "stretto-proxy benchmark: %d rounds, %d calls per burst, %d pings; medians across rounds%n",
+                rounds, calls, pings);
+        System.out.printf(Locale.ROOT, "%-24s %12s %12s %12s %12s %12s%n", "setup", "start-up ms", "burst ms", "ping p50 us",
+                "ping p99 us", "peak RSS MB");
+        for (int s = 0; s < n; s++) {
+            System.out.printf(Locale.ROOT, "%-24s %12.0f %12.0f %12.0f %12.0f %12.0f%n", setups.get(s).name(),
+                    median(startup[s]), median(burst[s]), median(pingMedian[s]), median(pingP99[s]), median(rss[s]));
+        }
+        System.out.println("ratios against the baseline (1.00 = no cost):");
+        for (int s = 1; s < n; s++) {
+            System.out.printf(Locale.ROOT, "%-24s %12.2f %12.2f %12.2f %12.2f %12.2f%n", setups.get(s).name(),
+                    median(startup[s]) / median(startup[0]), median(burst[s]) / median(burst[0]),
+                    median(pingMedian[s]) / median(pingMedian[0]), median(pingP99[s]) / median(pingP99[0]),
+                    median(rss[s]) / median(rss[0]));
+        }
+    }
+
+    static double median(double[] xs) {
+        double[] c = xs.clone();
+        Arrays.sort(c);
+        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+    }
+
+    record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
+        static Run of(List<String> command, int calls, int pings) throws Exception {
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                OutputStream in = p.getOutputStream();
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8), 1 << 16);
+                in.write(INIT.getBytes(StandardCharsets.UTF_8));
+                in.flush();
+                expect(out.readLine(), "\"id\":0");
+                double startup = (System.nanoTime() - t0) / 1e6;
+
+                long[] rtt = new long[pings];
+                for (int i = 0; i < pings; i++) {
+                    long s = System.nanoTime();
+                    in.write(("{\"jsonrpc\":\"2.0\",\"id\":" + (i + 1) + ",\"method\":\"ping\"}\n").getBytes(StandardCharsets.UTF_8));
+                    in.flush();
+                    expect(out.readLine(), "\"result\"");
+                    rtt[i] = System.nanoTime() - s;
+                }
+                Arrays.sort(rtt);
+
+                long b = System.nanoTime();
+                Thread writer = Thread.ofVirtual().start(() -> {
+                    try {
+                        StringBuilder sb = new StringBuilder();
+                        for (int i = 0; i < calls; i++) {
+                            sb.append("{\"jsonrpc\":\"2.0\",\"id\":\"c").append(i)
+                              .append("\",\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\",\"arguments\":{\"text\":\"call ")
+                              .append(i).append("\"}}}\n");
+                            if (sb.length() > 1 << 16) {
+                                in.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+                                sb.setLength(0);
+                            }
+                        }
+                        in.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+                        in.flush();
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                long peak = 0;
+                for (int i = 0; i < calls; i++) {
+                    expect(out.readLine(), "\"result\"");
+                    if ((i & 1023) == 0) {
+                        peak = Math.max(peak, treeRssKb(p.toHandle()));
+                    }
+                }
+                double burst = (System.nanoTime() - b) / 1e6;
+                writer.join();
+                peak = Math.max(peak, treeRssKb(p.toHandle()));
+                in.close();
+                if (p.waitFor() != 0) {
+                    throw new IllegalStateException(command + " exited " + p.exitValue());
+                }
+                return new Run(startup, burst, rtt[pings / 2] / 1e3, rtt[(int) (pings * 0.99)] / 1e3, peak / 1024.0);
+            } finally {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }
+
+        static void expect(String line, String part) {
+            if (line == null || !line.contains(part)) {
+                throw new IllegalStateException("unexpected answer: " + line);
+            }
+        }
+
+        /** Peak resident set of a process and its descendants, in kB (VmHWM from /proc). */
+        static long treeRssKb(ProcessHandle h) {
+            List<ProcessHandle> all = new ArrayList<>();
+            all.add(h);
+            h.descendants().forEach(all::add);
+            long sum = 0;
+            for (ProcessHandle p : all) {
+                try {
+                    for (String l : Files.readAllLines(Path.of("/proc/" + p.pid() + "/status"))) {
+                        if (l.startsWith("VmHWM:")) {
+                            sum += Long.parseLong(l.replaceAll("[^0-9]", ""));
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // The process ended between listing and reading.
+                }
+            }
+            return sum;
+        }
+    }
+}

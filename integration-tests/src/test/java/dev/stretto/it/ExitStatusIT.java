@@ -1,0 +1,122 @@
+package dev.stretto.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The proxy's exit status in each way a session can end (architecture.md invariant 8). */
+class ExitStatusIT {
+
+    @TempDir
+    Path tmp;
+
+    private static Proc proxy(String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Repo.bin("stretto-proxy")));
+        cmd.addAll(List.of(args));
+        return Proc.start(cmd);
+    }
+
+    private static boolean hasLog(Path dir) throws Exception {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.anyMatch(p -> p.toString().endsWith(".jsonl"));
+        }
+    }
+
+    @Test
+    void serverExitStatusIsTheProxys() throws Exception {
+        try (Proc p = proxy("--", "sh", "-c", "exit 7")) {
+            p.closeStdin();
+            assertEquals(7, p.waitFor(), p.stderr());
+        }
+    }
+
+    @Test
+    void serverKilledBySignalGives128PlusTheSignal() throws Exception {
+        try (Proc p = proxy("--", "sh", "-c", "kill -KILL $$")) {
+            assertEquals(137, p.waitFor(), p.stderr());
+        }
+    }
+
+    @Test
+    void serverNotFoundExits125NamingTheCommandAndLeavesNoLog() throws Exception {
+        Path dir = tmp.resolve("logs");
+        try (Proc p = proxy("--record", dir.toString(), "--", "no-such-mcp-server-xyz", "--flag")) {
+            assertEquals(125, p.waitFor());
+            assertTrue(p.stderr().contains("no-such-mcp-server-xyz"), p.stderr());
+            assertTrue(p.stderr().contains("PATH"), "names the PATH searched: " + p.stderr());
+            assertTrue(p.stderr().startsWith("stretto-proxy: "), p.stderr());
+            assertEquals("", new String(p.stdoutBytes(), StandardCharsets.UTF_8), "nothing on the protocol channel");
+        }
+        assertFalse(hasLog(dir), "no log is left behind");
+    }
+
+    @Test
+    void recordDirectoryThatCannotBeCreatedExits125() throws Exception {
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        try (Proc p = proxy("--record", file.resolve("logs").toString(), "--", "cat")) {
+            assertEquals(125, p.waitFor());
+            assertTrue(p.stderr().startsWith("stretto-proxy: "), p.stderr());
+            assertTrue(p.stderr().contains(file.resolve("logs").toString()), p.stderr());
+        }
+    }
+
+    @Test
+    void unknownOptionIsAUsageError() throws Exception {
+        try (Proc p = proxy("--recrod", "/tmp/x", "--", "cat")) {
+            assertEquals(2, p.waitFor());
+            String first = p.stderr().lines().findFirst().orElse("");
+            assertTrue(first.startsWith("stretto-proxy: ") && first.contains("--recrod"), p.stderr());
+        }
+    }
+
+    @Test
+    void missingServerCommandIsAUsageError() throws Exception {
+        try (Proc p = proxy("--record", tmp.toString())) {
+            assertEquals(2, p.waitFor());
+            assertTrue(p.stderr().startsWith("stretto-proxy: "), p.stderr());
+        }
+        assertFalse(hasLog(tmp));
+    }
+
+    @Test
+    void serverThatExitsFirstEndsTheProxyPromptlyWhileStdinStaysOpen() throws Exception {
+        try (Proc p = proxy("--", "sh", "-c", "echo bye; exit 3")) {
+            // stdin is deliberately left open: the host has not gone away.
+            assertEquals("bye", p.nextLine());
+            assertEquals(3, p.waitFor(), p.stderr());
+        }
+    }
+
+    @Test
+    void outputTheServerWritesAfterTheHostsEofStillReachesTheHost() throws Exception {
+        try (Proc p = proxy("--", "sh", "-c", "cat >/dev/null; echo after-eof; echo done")) {
+            p.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+            assertEquals("after-eof\ndone\n", new String(p.stdoutBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void helpAndVersionExitZeroOnStdout() throws Exception {
+        try (Proc p = proxy("--help")) {
+            assertEquals(0, p.waitFor());
+            assertTrue(new String(p.stdoutBytes(), StandardCharsets.UTF_8).contains("--record"));
+        }
+        try (Proc p = proxy("--version")) {
+            assertEquals(0, p.waitFor());
+            assertTrue(new String(p.stdoutBytes(), StandardCharsets.UTF_8).startsWith("stretto-proxy 0.1.0"));
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.stretto.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The launchers as an MCP host starts them: no shell, any directory, a symlink, a bare PATH. */
+class LauncherIT {
+
+    @TempDir
+    Path tmp;
+
+    private static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+
+    @Test
+    void proxyRunsThroughASymlinkFromAnotherDirectoryWithAMinimalPath() throws Exception {
+        Path link = Files.createSymbolicLink(tmp.resolve("my-proxy"), Path.of(Repo.bin("stretto-proxy")));
+        Path demoLink = Files.createSymbolicLink(tmp.resolve("my-demo"), Path.of(Repo.bin("stretto-mcp-demo")));
+        Map<String, String> env = Map.of("PATH", "/usr/bin:/bin");
+        try (Proc p = Proc.start(List.of(link.toString(), "--", demoLink.toString()), tmp, env)) {
+            p.send(PING);
+            assertEquals("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}", p.nextLine());
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+        }
+    }
+
+    @Test
+    void withoutAJdk25TheLauncherSaysSoAndExits125() throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("PATH", "/usr/bin:/bin", "STRETTO_JVM_DIRS", tmp.toString()));
+        env.put("JAVA_HOME", tmp.toString());
+        ProcessBuilder pb = new ProcessBuilder(Repo.bin("stretto-proxy"), "--", "cat");
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        assertTrue(p.waitFor(Proc.WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS));
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(125, p.exitValue(), err);
+        assertEquals(1, err.lines().count(), "one clear line: " + err);
+        assertTrue(err.contains("JDK 25"), err);
+        assertEquals(0, p.getInputStream().readAllBytes().length, "nothing on stdout");
+    }
+}

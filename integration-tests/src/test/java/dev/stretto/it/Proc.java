@@ -1,0 +1,148 @@
+package dev.stretto.it;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real child process under test: its stdout is collected as raw bytes and as lines,
+ * its stderr as text, each by its own thread, so a test waits on what the process
+ * writes instead of sleeping.
+ */
+final class Proc implements AutoCloseable {
+    static final long WAIT_SECONDS = 60;
+
+    private final Process process;
+    private final ByteArrayOutputStream stdoutBytes = new ByteArrayOutputStream();
+    private final BlockingQueue<String> stdoutLines = new LinkedBlockingQueue<>();
+    private final ByteArrayOutputStream stderrBytes = new ByteArrayOutputStream();
+    private final CompletableFuture<Void> stdoutDone = new CompletableFuture<>();
+    private final CompletableFuture<Void> stderrDone = new CompletableFuture<>();
+
+    private Proc(Process process) {
+        this.process = process;
+        Thread.ofVirtual().name("it-stdout").start(() -> collect(process.getInputStream(), stdoutBytes, stdoutLines, stdoutDone));
+        Thread.ofVirtual().name("it-stderr").start(() -> collect(process.getErrorStream(), stderrBytes, null, stderrDone));
+    }
+
+    static Proc start(List<String> command) throws IOException {
+        return start(command, null, Map.of());
+    }
+
+    static Proc start(List<String> command, Path dir, Map<String, String> env) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        if (dir != null) {
+            pb.directory(dir.toFile());
+        }
+        pb.environment().putAll(env);
+        return new Proc(pb.start());
+    }
+
+    private static void collect(InputStream in, ByteArrayOutputStream all, BlockingQueue<String> lines,
+                                CompletableFuture<Void> done) {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        byte[] buf = new byte[65536];
+        try (in) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                synchronized (all) {
+                    all.write(buf, 0, n);
+                }
+                if (lines != null) {
+                    for (int i = 0; i < n; i++) {
+                        if (buf[i] == '\n') {
+                            lines.add(line.toString(StandardCharsets.UTF_8));
+                            line.reset();
+                        } else {
+                            line.write(buf[i]);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // The process went away; what was read is kept.
+        } finally {
+            done.complete(null);
+        }
+    }
+
+    OutputStream stdin() {
+        return process.getOutputStream();
+    }
+
+    void send(String line) throws IOException {
+        OutputStream in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+    }
+
+    void closeStdin() throws IOException {
+        process.getOutputStream().close();
+    }
+
+    /** The next stdout line, failing the test if none comes in time. */
+    String nextLine() throws InterruptedException {
+        String line = stdoutLines.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+        if (line == null) {
+            fail("no line on stdout within " + WAIT_SECONDS + " s; stderr:\n" + stderr());
+        }
+        return line;
+    }
+
+    List<String> nextLines(int n) throws InterruptedException {
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(nextLine());
+        }
+        return out;
+    }
+
+    /** Waits for the process to exit (failing loudly if it does not) and returns its status. */
+    int waitFor() throws Exception {
+        if (!process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)) {
+            fail("process did not exit within " + WAIT_SECONDS + " s; stderr:\n" + stderr());
+        }
+        stdoutDone.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        stderrDone.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        return process.exitValue();
+    }
+
+    boolean waitFor(long seconds) throws InterruptedException {
+        return process.waitFor(seconds, TimeUnit.SECONDS);
+    }
+
+    byte[] stdoutBytes() {
+        synchronized (stdoutBytes) {
+            return stdoutBytes.toByteArray();
+        }
+    }
+
+    String stderr() {
+        synchronized (stderrBytes) {
+            return stderrBytes.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    Process process() {
+        return process;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+}
