@@ -35,6 +35,7 @@ final class HttpTransport implements AutoCloseable {
     private static final int BACKLOG = 1024;
     /** The largest POST body read; a JSON-RPC message for this server is far smaller. */
     private static final int MAX_BODY = 16 * 1024 * 1024;
+    private static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
 
     private final McpHandler handler;
     private final Optional<String> requiredAuth;
@@ -60,6 +61,12 @@ final class HttpTransport implements AutoCloseable {
      */
     static HttpTransport start(McpHandler handler, InetSocketAddress address, Optional<String> requiredAuth,
                                Duration getStreamLimit) throws IOException {
+        // The JDK server leaves Nagle's algorithm on unless told otherwise (it reads this
+        // once, when it first starts). With it, the second small write of an event stream
+        // waits for the client's delayed ACK, some 40 ms per tool call.
+        if (System.getProperty(NODELAY_PROPERTY) == null) {
+            System.setProperty(NODELAY_PROPERTY, "true");
+        }
         HttpServer server = HttpServer.create(address, BACKLOG);
         ExecutorService exchanges = Executors.newVirtualThreadPerTaskExecutor();
         HttpTransport transport = new HttpTransport(handler, requiredAuth, getStreamLimit, server, exchanges);
