@@ -230,6 +230,18 @@ final class CompactJson {
             end--;
         }
         digits = digits.substring(0, end);
+        if (digits.length() == 2) {
+            // Java never answers with fewer than two digits; ryu does when one digit reads
+            // back as the same double, which happens only for subnormals (4.9E-324 is 5e-324).
+            String shorter = oneDigit(d, digits, pointPos);
+            if (shorter != null) {
+                if (shorter.equals("10")) {
+                    shorter = "1";
+                    pointPos++;
+                }
+                digits = shorter;
+            }
+        }
         int length = digits.length();
         int kk = pointPos;          // value = 0.digits * 10^kk
         int k = kk - length;        // value = digits * 10^k
@@ -244,6 +256,24 @@ final class CompactJson {
         } else {
             out.append(digits.charAt(0)).append('.').append(digits, 1, length).append('e').append(kk - 1);
         }
+    }
+
+    /**
+     * The one-digit decimal (as "1".."9", or "10" after rounding up 9x) nearest to the
+     * two-digit value {@code 0.digits * 10^pointPos} that still reads back as {@code d}, or null.
+     */
+    private static String oneDigit(double d, String digits, int pointPos) {
+        int first = digits.charAt(0) - '0';
+        int second = digits.charAt(1) - '0';
+        int nearer = second >= 5 ? first + 1 : first;
+        int farther = second >= 5 ? first : first + 1;
+        for (int candidate : new int[] {nearer, farther}) {
+            String text = candidate == 10 ? "1e" + pointPos : "0." + candidate + "e" + pointPos;
+            if (Double.parseDouble(text) == d) {
+                return candidate == 10 ? "10" : Integer.toString(candidate);
+            }
+        }
+        return null;
     }
 
     /** The input was not one valid JSON value. */
