@@ -1,0 +1,20 @@
+package dev.stretto.demo;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** One tool as {@code tools/list} shows it. */
+record Tool(String name, String description, ObjectNode inputSchema, Hint hint) {
+
+    Tool withHint(Hint newHint) {
+        return new Tool(name, description, inputSchema, newHint);
+    }
+
+    ObjectNode toJson() {
+        ObjectNode node = CompactJson.object();
+        node.set("annotations", hint.annotations());
+        node.put("description", description);
+        node.set("inputSchema", inputSchema.deepCopy());
+        node.put("name", name);
+        return node;
+    }
+}

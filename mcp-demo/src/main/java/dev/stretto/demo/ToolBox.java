@@ -1,0 +1,60 @@
+package dev.stretto.demo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A world's tools as this server offers them: without the hidden ones, and with the hints
+ * the command line overrides. A hidden tool cannot be called either.
+ */
+final class ToolBox {
+    private final World world;
+    private final List<Tool> listed;
+
+    /**
+     * @param hidden tools left out; each must be a tool of the world
+     * @param hints  hints that replace the world's own; each key must be a tool of the world
+     * @throws IllegalArgumentException naming a tool the world does not have
+     */
+    ToolBox(World world, Set<String> hidden, Map<String, Hint> hints) {
+        this.world = world;
+        List<String> names = world.tools().stream().map(Tool::name).toList();
+        for (String name : hidden) {
+            requireTool(world, names, name, "--hide");
+        }
+        for (String name : hints.keySet()) {
+            requireTool(world, names, name, "--hint");
+        }
+        List<Tool> kept = new ArrayList<>();
+        for (Tool tool : world.tools()) {
+            if (!hidden.contains(tool.name())) {
+                kept.add(hints.containsKey(tool.name()) ? tool.withHint(hints.get(tool.name())) : tool);
+            }
+        }
+        this.listed = List.copyOf(kept);
+    }
+
+    private static void requireTool(World world, List<String> names, String name, String option) {
+        if (!names.contains(name)) {
+            throw new IllegalArgumentException(option + " " + name + ": the " + world.name()
+                    + " world has no such tool (it has " + String.join(", ", names) + ")");
+        }
+    }
+
+    World world() {
+        return world;
+    }
+
+    /** The tools {@code tools/list} shows, in order. */
+    List<Tool> listed() {
+        return listed;
+    }
+
+    /** A tool that may be called, by name. */
+    Optional<Tool> find(String name) {
+        return listed.stream().filter(t -> t.name().equals(name)).findFirst();
+    }
+}
