@@ -1,0 +1,61 @@
+package dev.stretto.cli.tools;
+
+import dev.stretto.trace.episode.Timeline;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Prints sessions as an aligned table: {@code stretto sessions}. */
+final class SessionTable {
+
+    private static final String[] HEADINGS =
+            {"START (UTC)", "SESSION", "DOMAIN", "AGENT", "CALLS", "FAILED", "TURNS", "DURATION"};
+    /** Numbers are right-aligned. */
+    private static final boolean[] RIGHT = {false, false, false, false, true, true, true, true};
+
+    private final PrintStream out;
+
+    SessionTable(PrintStream out) {
+        this.out = out;
+    }
+
+    void print(List<Timeline> sessions) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(HEADINGS);
+        for (Timeline t : sessions) {
+            rows.add(new String[] {
+                    TimelinePrinter.UTC.format(Instant.ofEpochMilli(t.header().startedUnixMs())),
+                    t.header().session(),
+                    t.domain(),
+                    t.agentModel(),
+                    Integer.toString(t.calls().size()),
+                    Long.toString(t.failedCalls()),
+                    Integer.toString(t.turns().size()),
+                    duration(t.endMs())});
+        }
+        int[] width = new int[HEADINGS.length];
+        for (String[] r : rows) {
+            for (int i = 0; i < r.length; i++) {
+                width[i] = Math.max(width[i], r[i].length());
+            }
+        }
+        for (String[] r : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < r.length; i++) {
+                if (i > 0) {
+                    line.append("  ");
+                }
+                String pad = " ".repeat(width[i] - r[i].length());
+                line.append(RIGHT[i] ? pad + r[i] : (i == r.length - 1 ? r[i] : r[i] + pad));
+            }
+            out.println(line.toString().stripTrailing());
+        }
+    }
+
+    /** A duration for people: {@code 34 ms} under a second, else seconds with one decimal. */
+    static String duration(long ms) {
+        return ms < 1000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+}

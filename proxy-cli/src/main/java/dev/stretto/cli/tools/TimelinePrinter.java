@@ -1,0 +1,135 @@
+package dev.stretto.cli.tools;
+
+import dev.stretto.trace.episode.Timeline;
+import dev.stretto.trace.json.CanonicalJson;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/** Prints a session for people: {@code stretto show}. */
+final class TimelinePrinter {
+
+    /** Results and arguments longer than this are cut, so each fits on one line. */
+    static final int MAX_WIDTH = 100;
+
+    static final DateTimeFormatter UTC =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+    private final PrintStream out;
+    private final Style style;
+
+    TimelinePrinter(PrintStream out, boolean colour) {
+        this.out = out;
+        this.style = new Style(colour);
+    }
+
+    void print(Timeline tl) {
+        var h = tl.header();
+        out.println(style.bold("session ") + h.session());
+        out.println(style.dim("started ") + UTC.format(Instant.ofEpochMilli(h.startedUnixMs())) + " UTC");
+        out.println(style.dim("domain  ") + tl.domain() + style.dim("   agent ") + tl.agentModel());
+        if (!h.serverCommand().isEmpty()) {
+            out.println(style.dim("server  ") + String.join(" ", h.serverCommand()));
+        }
+        out.println();
+        for (Timeline.Step step : tl.steps()) {
+            switch (step) {
+                case Timeline.Said s -> out.println(time(s.tMs()) + (s.role() == Timeline.Role.USER
+                        ? style.cyan("user      ") : style.green("assistant ")) + oneLine(s.text()));
+                case Timeline.TurnStarted ts -> printTurn(ts.turn());
+                case Timeline.ResultArrived r -> {
+                    // Results are shown under their call.
+                }
+            }
+        }
+        int lookups = (int) tl.calls().stream().filter(Timeline.Call::isLookup).count();
+        out.println();
+        out.println(style.dim(tl.calls().size() + (tl.calls().size() == 1 ? " call" : " calls") + (lookups > 0 ? " (" + lookups + (lookups == 1 ? " lookup)" : " lookups)") : "")
+                + ", " + tl.failedCalls() + " failed, " + tl.turns().size() + " turns, "
+                + SessionTable.duration(tl.endMs())));
+    }
+
+    private void printTurn(Timeline.Turn turn) {
+        out.println(time(turn.startMs()) + style.bold("turn " + turn.number()));
+        for (Timeline.Call c : turn.calls()) {
+            StringBuilder line = new StringBuilder("           ");
+            if (c.sentMs() != turn.startMs()) {
+                line.append(style.dim("+" + (c.sentMs() - turn.startMs()) + " ms "));
+            }
+            line.append(c.name()).append(' ').append(cut(CanonicalJson.write(c.arguments())));
+            line.append(style.dim("  id " + c.id()));
+            if (c.result() != null) {
+                line.append(style.dim("  " + c.durationMs() + " ms"));
+            }
+            if (c.isLookup()) {
+                line.append("  ").append(style.yellow("LOOKUP"));
+            }
+            if (c.isRefused()) {
+                line.append("  ").append(style.red("REFUSED"));
+            } else if (c.result() != null && c.result().error()) {
+                line.append("  ").append(style.red("ERROR"));
+            }
+            out.println(line);
+            String prefix = "             ";
+            if (c.result() != null) {
+                String text = oneLine(c.result().content());
+                out.println(prefix + "-> " + (c.result().error() ? style.red(text) : text));
+            } else if (c.cancelledMs() != null) {
+                out.println(prefix + style.yellow("cancelled by the host after " + (c.cancelledMs() - c.sentMs())
+                        + " ms, no result"));
+            } else if (c.replaced()) {
+                out.println(prefix + style.yellow("replaced by a later call with the same id, no result"));
+            } else {
+                out.println(prefix + style.yellow("no answer"));
+            }
+        }
+    }
+
+    private String time(long tMs) {
+        return style.dim(String.format("%7d ms  ", tMs));
+    }
+
+    /** The text on one line (every run of whitespace one space), cut to {@link #MAX_WIDTH}. */
+    static String oneLine(String s) {
+        return cut(s.strip().replaceAll("\\s+", " "));
+    }
+
+    static String cut(String s) {
+        if (s.codePointCount(0, s.length()) <= MAX_WIDTH) {
+            return s;
+        }
+        return s.substring(0, s.offsetByCodePoints(0, MAX_WIDTH - 1)) + "…";
+    }
+
+    /** ANSI styles, or plain text when colours are off. */
+    record Style(boolean on) {
+        String wrap(String code, String s) {
+            return on ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
+        }
+
+        String bold(String s) {
+            return wrap("1", s);
+        }
+
+        String dim(String s) {
+            return wrap("2", s);
+        }
+
+        String red(String s) {
+            return wrap("31", s);
+        }
+
+        String green(String s) {
+            return wrap("32", s);
+        }
+
+        String yellow(String s) {
+            return wrap("33", s);
+        }
+
+        String cyan(String s) {
+            return wrap("36", s);
+        }
+    }
+}

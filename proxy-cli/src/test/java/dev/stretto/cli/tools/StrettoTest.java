@@ -1,0 +1,230 @@
+package dev.stretto.cli.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.log.SessionLog;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The {@code stretto} command run in-process with captured streams. */
+class StrettoTest {
+
+    private static final String C1 = "home/logs/shop/20260928T020400.548Z-14457.jsonl";
+
+    /** What one run printed and returned. */
+    record Run(int status, String out, String err) {
+    }
+
+    private static Run run(boolean colour, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            int status = Stretto.run(args, o, e, colour);
+            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static Run run(String... args) {
+        return run(false, args);
+    }
+
+    private static String fixture(String relative) {
+        return Fixtures.file(relative).toString();
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = StrettoTest.class.getResourceAsStream("/golden/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing test resource golden/" + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static Path goldenLog(Path dir) throws IOException {
+        Path p = dir.resolve("20260101T090000.000Z-77.jsonl");
+        Files.writeString(p, resource("session.jsonl"));
+        return p;
+    }
+
+    @Test
+    void showPrintsTheCallsInOrderWithTheirResults() {
+        Run r = run("show", fixture(C1));
+        assertEquals(0, r.status(), r.err());
+        assertEquals("", r.err());
+        List<String> expected = List.of(
+                "user      Hi, I'm c1@example.com.",
+                "turn 1", "find_user_id_by_email {\"email\":\"c1@example.com\"}  id 3  0 ms", "-> user_1",
+                "turn 2", "get_user_details {\"user_id\":\"user_1\"}  id 4  0 ms",
+                "turn 3", "get_order_details {\"order_id\":\"#W1a\"}  id 5", "get_order_details {\"order_id\":\"#W1b\"}  id 6",
+                "assistant You have two pending orders",
+                "user      The first one, please.",
+                "turn 4", "cancel_pending_order {\"order_id\":\"#W1a\",\"reason\":\"no longer needed\"}  id 7",
+                "-> {\"order_id\":\"#W1a\",\"status\":\"cancelled\"}",
+                "assistant Order #W1a is cancelled.",
+                "5 calls, 0 failed, 4 turns, 30 ms");
+        int at = 0;
+        for (String piece : expected) {
+            int found = r.out().indexOf(piece, at);
+            assertTrue(found >= 0, "expected \"" + piece + "\" after offset " + at + " in:\n" + r.out());
+            at = found + piece.length();
+        }
+        assertFalse(r.out().contains("\u001b["), "no colours when not asked for");
+    }
+
+    @Test
+    void showOfTheGoldenLogIsByteIdentical(@TempDir Path dir) throws IOException {
+        Run r = run("show", goldenLog(dir).toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(resource("session.show.txt"), r.out());
+    }
+
+    @Test
+    void showMarksLookupsErrorsRefusalsAndUnansweredCalls(@TempDir Path dir) throws IOException {
+        String out = run("show", goldenLog(dir).toString()).out();
+        assertTrue(out.contains("read_note {\"id\":\"note-3\"}  id stretto-1  2 ms  LOOKUP"), out);
+        assertTrue(out.contains("read_note {\"id\":\"note-7\"}  id 3  1 ms  ERROR"), out);
+        assertTrue(out.contains("id 4  1 ms  REFUSED"), out);
+        assertTrue(out.contains("cancelled by the host after 100 ms, no result"), out);
+        assertTrue(out.contains("no answer"), out);
+    }
+
+    @Test
+    void showUsesColoursOnlyWhenAllowed() {
+        Run r = run(true, "show", fixture(C1));
+        assertEquals(0, r.status());
+        assertTrue(r.out().contains("\u001b[1mturn 1\u001b[0m"), r.out());
+    }
+
+    @Test
+    void showJsonPrintsTheEpisode() throws IOException {
+        Run r = run("show", "--json", fixture(C1));
+        assertEquals(0, r.status(), r.err());
+        assertEquals(Episode.of(SessionLog.read(Path.of(fixture(C1)))).toJson() + "\n", r.out());
+    }
+
+    @Test
+    void episodePrintsOneJsonLinePerLog() throws IOException {
+        Run r = run("episode", fixture(C1), fixture("home/logs/retail/20260928T020401.312Z-14780.jsonl"));
+        assertEquals(0, r.status(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals(2, lines.size());
+        assertEquals(Episode.of(SessionLog.read(Path.of(fixture(C1)))), Episode.fromJson(lines.get(0)));
+        assertTrue(lines.get(1).startsWith("{\"id\":\"20260928T020401.312Z-14780\",\"task_id\":\"\""), lines.get(1));
+    }
+
+    @Test
+    void episodeOfADirectoryReadsItsLogsSortedWithoutTheFlowLog() {
+        Run r = run("episode", Fixtures.root().resolve("home/served/shop").toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(1, r.out().lines().count());
+    }
+
+    @Test
+    void episodeTau2WritesTheSimulationShape(@TempDir Path dir) throws IOException {
+        Run r = run("episode", "--tau2", goldenLog(dir).toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(resource("session.tau2.json"), r.out());
+    }
+
+    @Test
+    void manifestOfTheShopSessionsIsTheFixtureManifest() throws IOException {
+        Run r = run("manifest", Fixtures.root().resolve("home/logs/shop").toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(Files.readString(Fixtures.file("shop.manifest.json")), r.out());
+        Run one = run("manifest", "--domain", "retail", fixture("home/logs/retail/20260928T020401.312Z-14780.jsonl"));
+        assertTrue(one.out().startsWith("{\n  \"domain\": \"retail\",\n  \"tools\": {\n"), one.out());
+    }
+
+    @Test
+    void sessionsListsEveryLogUnderTheDirectory() {
+        Run r = run("sessions", Fixtures.root().resolve("home").toString());
+        assertEquals(0, r.status(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals(9, lines.size(), r.out());
+        assertEquals(List.of("START", "(UTC)", "SESSION", "DOMAIN", "AGENT", "CALLS", "FAILED", "TURNS", "DURATION"),
+                List.of(lines.get(0).split("\\s+")));
+        assertEquals(List.of("2026-09-28", "02:04:00.548", "20260928T020400.548Z-14457", "shop", "quickstart",
+                "5", "0", "4", "30", "ms"), List.of(lines.get(1).split("\\s+")));
+        assertEquals(List.of("2026-09-28", "02:04:01.312", "20260928T020401.312Z-14780", "retail", "fixtures",
+                "5", "1", "5", "2.4", "s"), List.of(lines.get(8).split("\\s+")));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"show", "episode", "manifest", "sessions"})
+    void everySubcommandHasHelp(String command) {
+        Run r = run(command, "--help");
+        assertEquals(0, r.status());
+        assertTrue(r.out().startsWith("Usage: stretto " + command), r.out());
+        assertTrue(r.out().contains("Exit status:"), r.out());
+        assertEquals("", r.err());
+        assertEquals(r.out(), run(command, "-h").out());
+    }
+
+    @Test
+    void topLevelHelpAndVersion() {
+        Run help = run("--help");
+        assertEquals(0, help.status());
+        assertTrue(help.out().startsWith("Usage: stretto <command>"), help.out());
+        Run version = run("--version");
+        assertEquals(new Run(0, "stretto 0.1.0\n", ""), version);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "frobnicate", "--frob", "show", "show --nope x", "show a b", "episode",
+            "manifest --domain", "sessions"})
+    void usageErrorsExit2WithOneLineAndAHint(String line) {
+        Run r = run(line.isEmpty() ? new String[0] : line.split(" "));
+        assertEquals(2, r.status(), r.err());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("stretto: "), r.err());
+        assertTrue(r.err().endsWith("--help')\n"), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+    }
+
+    @Test
+    void aFileThatIsNotASessionLogExits1WithFileAndLine() {
+        String flow = fixture("home/served/shop/20260928T020401.117Z-14662.flow.jsonl");
+        Run r = run("show", flow);
+        assertEquals(new Run(1, "", "stretto: " + flow + ":1: not a session log: the first line has no "
+                + "\"stretto_mcp_log\" header\n"), r);
+    }
+
+    @Test
+    void aBadLineExits1WithItsLineNumber(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("bad.jsonl");
+        Files.writeString(log, "{\"stretto_mcp_log\":2,\"session\":\"s\",\"started_unix_ms\":0,\"server_command\":[],"
+                + "\"domain\":null,\"agent_model\":null}\n{\"t_ms\":1,\"from\":\"client\",\"raw\":\"\"}\n{oops}\n");
+        for (String command : List.of("show", "episode", "manifest")) {
+            Run r = run(command, log.toString());
+            assertEquals(1, r.status(), command);
+            assertTrue(r.err().startsWith("stretto: " + log + ":3: not valid JSON"), r.err());
+            assertEquals(1, r.err().lines().count());
+        }
+        Run sessions = run("sessions", dir.toString());
+        assertEquals(1, sessions.status());
+        assertTrue(sessions.err().startsWith("stretto: " + log + ":3: "), sessions.err());
+    }
+
+    @Test
+    void aMissingFileExits1(@TempDir Path dir) {
+        Path missing = dir.resolve("nope.jsonl");
+        assertEquals(new Run(1, "", "stretto: " + missing + ": no such file or directory\n"),
+                run("show", missing.toString()));
+        assertEquals(1, run("sessions", missing.toString()).status());
+    }
+}

@@ -1,0 +1,360 @@
+package dev.stretto.trace.episode;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.log.LogEntry;
+import dev.stretto.trace.log.Payload;
+import dev.stretto.trace.log.SessionLog;
+import dev.stretto.trace.log.Source;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Walks a session log once, in order, and applies the conversion and turn rules described
+ * on {@link Timeline}. Mutable and single-use.
+ */
+final class TimelineBuilder {
+
+    private final SessionLog log;
+
+    /** Steps in log order, as mutable placeholders until the end. */
+    private final List<Object> steps = new ArrayList<>();
+    private final List<MTurn> turns = new ArrayList<>();
+    /** Calls awaiting their first response, by id key. */
+    private final Map<String, MCall> pending = new HashMap<>();
+    /**
+     * Everything known before the current turn's results: the conversation, every call's
+     * arguments and the results of other turns. Pieces are separated by newlines so that
+     * two neighbours cannot make up a value neither holds.
+     */
+    private final StringBuilder known = new StringBuilder();
+
+    private MTurn current;
+    private String clientName;
+    private long lastMs;
+
+    TimelineBuilder(SessionLog log) {
+        this.log = log;
+    }
+
+    private static final class MTurn {
+        final int number;
+        final long startMs;
+        final List<MCall> calls = new ArrayList<>();
+        final StringBuilder results = new StringBuilder();
+        int open;
+        long quietSinceMs;
+        /** No user or assistant message since the turn began. */
+        boolean onlyResultsSince = true;
+
+        MTurn(int number, long startMs) {
+            this.number = number;
+            this.startMs = startMs;
+        }
+    }
+
+    private static final class MCall {
+        final String id;
+        final String name;
+        final JsonNode arguments;
+        final Source from;
+        final long sentMs;
+        final MTurn turn;
+        boolean open = true;
+        Timeline.Result result;
+        Long cancelledMs;
+        boolean replaced;
+
+        MCall(String id, String name, JsonNode arguments, Source from, long sentMs, MTurn turn) {
+            this.id = id;
+            this.name = name;
+            this.arguments = arguments;
+            this.from = from;
+            this.sentMs = sentMs;
+            this.turn = turn;
+        }
+    }
+
+    private record MSaid(long tMs, Timeline.Role role, String text) {
+    }
+
+    private record MTurnStart(long tMs, MTurn turn) {
+    }
+
+    private record MResult(long tMs, MCall call) {
+    }
+
+    Timeline build() {
+        for (LogEntry e : log.entries()) {
+            lastMs = e.tMs();
+            if (!(e.payload() instanceof Payload.Message m)) {
+                continue;
+            }
+            JsonNode node;
+            try {
+                node = CanonicalJson.parse(m.json());
+            } catch (IllegalArgumentException notJson) {
+                // A hand-made log may hold a message that is not JSON; it tells us nothing.
+                continue;
+            }
+            if (e.from() == Source.CONTEXT) {
+                context(node, e.tMs());
+            } else if (node.isArray()) {
+                for (JsonNode one : node) {
+                    rpc(one, e.from(), e.tMs());
+                }
+            } else {
+                rpc(node, e.from(), e.tMs());
+            }
+        }
+        return freeze();
+    }
+
+    private void context(JsonNode msg, long t) {
+        if (!msg.isObject()) {
+            return;
+        }
+        JsonNode role = msg.get("role");
+        JsonNode content = msg.get("content");
+        String text = content != null && content.isTextual() ? content.textValue() : "";
+        if (role == null || !role.isTextual()) {
+            return;
+        }
+        switch (role.textValue()) {
+            case "user" -> said(Timeline.Role.USER, text, t);
+            case "assistant" -> {
+                if (!text.isEmpty()) {
+                    said(Timeline.Role.ASSISTANT, text, t);
+                }
+            }
+            default -> {
+                // Other roles (system, tool) are not part of the episode.
+            }
+        }
+    }
+
+    private void said(Timeline.Role role, String text, long t) {
+        steps.add(new MSaid(t, role, text));
+        known.append(text).append('\n');
+        if (current != null) {
+            current.onlyResultsSince = false;
+        }
+    }
+
+    private void rpc(JsonNode msg, Source from, long t) {
+        if (!msg.isObject()) {
+            return;
+        }
+        JsonNode method = msg.get("method");
+        JsonNode id = msg.get("id");
+        boolean hasId = id != null && !id.isNull();
+        boolean fromAgentSide = from == Source.CLIENT || from == Source.PROXY;
+        if (method != null && method.isTextual()) {
+            JsonNode params = msg.get("params");
+            if (hasId) {
+                if (from == Source.CLIENT && "initialize".equals(method.textValue()) && clientName == null) {
+                    JsonNode name = params == null ? null : params.path("clientInfo").get("name");
+                    if (name != null && name.isTextual()) {
+                        clientName = name.textValue();
+                    }
+                }
+                if (fromAgentSide && "tools/call".equals(method.textValue())) {
+                    call(id, params, from, t);
+                }
+            } else if (fromAgentSide && "notifications/cancelled".equals(method.textValue()) && params != null) {
+                JsonNode requestId = params.get("requestId");
+                if (requestId != null && !requestId.isNull()) {
+                    cancel(requestId, t);
+                }
+            }
+        } else if (method == null && hasId && (msg.has("result") || msg.has("error"))
+                && (from == Source.SERVER || from == Source.PROXY)) {
+            response(id, msg, from, t);
+        }
+    }
+
+    private void call(JsonNode id, JsonNode params, Source from, long t) {
+        JsonNode nameNode = params == null ? null : params.get("name");
+        String name = nameNode != null && nameNode.isTextual() ? nameNode.textValue() : "";
+        JsonNode args = params == null ? null : params.get("arguments");
+        if (args == null || args.isNull()) {
+            args = JsonNodeFactory.instance.objectNode();
+        }
+        if (!joinsCurrentTurn(from, args, t)) {
+            startTurn(t);
+        }
+        MCall c = new MCall(idText(id), name, args, from, t, current);
+        current.calls.add(c);
+        current.open++;
+        MCall earlier = pending.put(idKey(id), c);
+        if (earlier != null) {
+            earlier.replaced = true;
+            release(earlier, t);
+        }
+        for (String v : argumentValues(args, new ArrayList<>())) {
+            known.append(v).append('\n');
+        }
+    }
+
+    private boolean joinsCurrentTurn(Source from, JsonNode args, long t) {
+        if (current == null) {
+            return false;
+        }
+        if (current.open > 0) {
+            return true;
+        }
+        return from == Source.CLIENT
+                && current.onlyResultsSince
+                && t - current.quietSinceMs <= Timeline.SAME_TURN_MS
+                && !passesValueFirstSeenInTurn(args);
+    }
+
+    private boolean passesValueFirstSeenInTurn(JsonNode args) {
+        for (String v : argumentValues(args, new ArrayList<>())) {
+            if (current.results.indexOf(v) >= 0 && known.indexOf(v) < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Strings and numbers of at least two characters anywhere in the arguments. */
+    private static List<String> argumentValues(JsonNode node, List<String> out) {
+        if (node.isContainerNode()) {
+            for (JsonNode child : node) {
+                argumentValues(child, out);
+            }
+        } else if (node.isTextual() || node.isNumber()) {
+            String s = node.isTextual() ? node.textValue() : CanonicalJson.write(node);
+            if (s.codePointCount(0, s.length()) >= 2) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private void startTurn(long t) {
+        if (current != null) {
+            known.append(current.results);
+        }
+        current = new MTurn(turns.size() + 1, t);
+        turns.add(current);
+        steps.add(new MTurnStart(t, current));
+    }
+
+    private void release(MCall c, long t) {
+        if (c.open) {
+            c.open = false;
+            if (--c.turn.open == 0) {
+                c.turn.quietSinceMs = t;
+            }
+        }
+    }
+
+    private void cancel(JsonNode requestId, long t) {
+        MCall c = pending.get(idKey(requestId));
+        if (c != null && c.open) {
+            c.cancelledMs = t;
+            release(c, t);
+        }
+    }
+
+    private void response(JsonNode id, JsonNode msg, Source from, long t) {
+        MCall c = pending.remove(idKey(id));
+        if (c == null) {
+            // Not a call, or a later answer to one already answered (a flow's copy).
+            return;
+        }
+        boolean error;
+        String content;
+        JsonNode err = msg.get("error");
+        if (err != null && !err.isNull()) {
+            error = true;
+            JsonNode message = err.get("message");
+            content = message != null && message.isTextual() ? message.textValue() : CanonicalJson.write(err);
+        } else {
+            JsonNode result = msg.get("result");
+            JsonNode isError = result == null ? null : result.get("isError");
+            error = isError != null && isError.isBoolean() && isError.booleanValue();
+            content = resultText(result);
+        }
+        c.result = new Timeline.Result(t, from, error, content);
+        release(c, t);
+        steps.add(new MResult(t, c));
+        if (c.turn == current) {
+            current.results.append(content).append('\n');
+        } else {
+            known.append(content).append('\n');
+        }
+    }
+
+    private static String resultText(JsonNode result) {
+        if (result == null) {
+            return "null";
+        }
+        JsonNode items = result.get("content");
+        List<String> texts = new ArrayList<>();
+        if (items != null && items.isArray()) {
+            for (JsonNode item : items) {
+                JsonNode type = item.get("type");
+                JsonNode text = item.get("text");
+                if (type != null && "text".equals(type.textValue()) && text != null && text.isTextual()) {
+                    texts.add(text.textValue());
+                }
+            }
+        }
+        if (!texts.isEmpty()) {
+            return String.join("\n", texts);
+        }
+        JsonNode structured = result.get("structuredContent");
+        if (structured != null && !structured.isNull()) {
+            return CanonicalJson.write(structured);
+        }
+        return CanonicalJson.write(result);
+    }
+
+    /** The id as the episode spells it. */
+    private static String idText(JsonNode id) {
+        return id.isTextual() ? id.textValue() : CanonicalJson.write(id);
+    }
+
+    /** A key that keeps the number 3 and the string "3" apart, as JSON-RPC does. */
+    private static String idKey(JsonNode id) {
+        return id.isTextual() ? "s" + id.textValue() : "j" + CanonicalJson.write(id);
+    }
+
+    private Timeline freeze() {
+        Map<MCall, Timeline.Call> calls = new IdentityHashMap<>();
+        List<Timeline.Turn> frozenTurns = new ArrayList<>(turns.size());
+        Map<MTurn, Timeline.Turn> byTurn = new IdentityHashMap<>();
+        for (MTurn t : turns) {
+            List<Timeline.Call> cs = new ArrayList<>(t.calls.size());
+            for (MCall c : t.calls) {
+                Timeline.Call fc = new Timeline.Call(c.id, c.name, c.arguments, c.from, c.sentMs, t.number,
+                        c.result, c.cancelledMs, c.replaced);
+                calls.put(c, fc);
+                cs.add(fc);
+            }
+            Timeline.Turn ft = new Timeline.Turn(t.number, t.startMs, cs);
+            frozenTurns.add(ft);
+            byTurn.put(t, ft);
+        }
+        List<Timeline.Step> frozenSteps = new ArrayList<>(steps.size());
+        for (Object s : steps) {
+            frozenSteps.add(switch (s) {
+                case MSaid m -> new Timeline.Said(m.tMs(), m.role(), m.text());
+                case MTurnStart m -> new Timeline.TurnStarted(m.tMs(), byTurn.get(m.turn()));
+                case MResult m -> new Timeline.ResultArrived(m.tMs(), calls.get(m.call()));
+                default -> throw new IllegalStateException("unknown step " + s);
+            });
+        }
+        String domain = log.header().domain() != null ? log.header().domain() : "mcp";
+        String agent = log.header().agentModel() != null ? log.header().agentModel()
+                : clientName != null ? clientName : "unknown";
+        return new Timeline(log.header(), domain, agent, frozenSteps, frozenTurns, lastMs);
+    }
+}

@@ -1,0 +1,182 @@
+package dev.stretto.trace.json;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stretto.trace.log.JsonText;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes JSON values the way the reference implementation writes a generic JSON value:
+ * compact, object keys sorted by code point, numbers in Rust's spelling ({@code 0.0},
+ * {@code 1e-7}, {@code -0.0}) and strings quoted by {@link JsonText}. Files compared byte for
+ * byte with the reference's (episodes, tool results rendered as JSON) depend on this.
+ *
+ * <p>Also the one place that parses JSON text into trees, with Jackson's length limits
+ * lifted: multi-megabyte messages are normal in session logs.
+ */
+public final class CanonicalJson {
+
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNumberLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(Integer.MAX_VALUE)
+                    .maxDocumentLength(-1)
+                    .build())
+            .build();
+
+    private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
+
+    private static final BigInteger U64_MAX = new BigInteger("18446744073709551615");
+    private static final BigInteger I64_MIN = BigInteger.valueOf(Long.MIN_VALUE);
+
+    private CanonicalJson() {
+    }
+
+    /** The JSON factory shared by the trace reader, with no length limits. */
+    public static JsonFactory factory() {
+        return FACTORY;
+    }
+
+    /** An object mapper over {@link #factory()}; reading trees with it is thread-safe. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /**
+     * Parses one JSON text into a tree.
+     *
+     * @throws IllegalArgumentException if {@code json} is not exactly one JSON value
+     */
+    public static JsonNode parse(String json) {
+        try (var p = FACTORY.createParser(json)) {
+            JsonNode node = MAPPER.readTree(p);
+            if (node == null || p.nextToken() != null) {
+                throw new IllegalArgumentException("not exactly one JSON value");
+            }
+            return node;
+        } catch (IOException e) {
+            String reason = e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe
+                    ? jpe.getOriginalMessage() : e.getMessage();
+            throw new IllegalArgumentException(reason, e);
+        }
+    }
+
+    /** Returns {@code value} as compact JSON with sorted keys and Rust number spelling. */
+    public static String write(JsonNode value) {
+        StringBuilder out = new StringBuilder();
+        append(out, value);
+        return out.toString();
+    }
+
+    /** Appends {@code value} to {@code out}; see {@link #write(JsonNode)}. */
+    public static void append(StringBuilder out, JsonNode value) {
+        if (value == null || value.isNull() || value.isMissingNode()) {
+            out.append("null");
+        } else if (value.isObject()) {
+            List<Map.Entry<String, JsonNode>> fields = new ArrayList<>(value.size());
+            for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
+                fields.add(it.next());
+            }
+            fields.sort((a, b) -> compareCodePoints(a.getKey(), b.getKey()));
+            out.append('{');
+            for (int i = 0; i < fields.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                JsonText.appendQuoted(out, fields.get(i).getKey());
+                out.append(':');
+                append(out, fields.get(i).getValue());
+            }
+            out.append('}');
+        } else if (value.isArray()) {
+            out.append('[');
+            for (int i = 0; i < value.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                append(out, value.get(i));
+            }
+            out.append(']');
+        } else if (value.isTextual()) {
+            JsonText.appendQuoted(out, value.textValue());
+        } else if (value.isBoolean()) {
+            out.append(value.booleanValue());
+        } else if (value.isIntegralNumber()) {
+            BigInteger big = value.bigIntegerValue();
+            // serde_json keeps integers that fit i64 or u64 exact and reads larger ones as f64.
+            if (big.compareTo(I64_MIN) >= 0 && big.compareTo(U64_MAX) <= 0) {
+                out.append(big);
+            } else {
+                out.append(formatDouble(big.doubleValue()));
+            }
+        } else if (value.isNumber()) {
+            out.append(formatDouble(value.doubleValue()));
+        } else {
+            // Binary or POJO nodes never come out of parsing text; write them as Jackson does.
+            out.append(value);
+        }
+    }
+
+    /**
+     * Spells a double as Rust's serde_json does (the shortest text that reads back as the
+     * same double, always with a decimal point or an exponent): {@code 0.0}, {@code -0.0},
+     * {@code 19.0}, {@code 0.001}, {@code 1e-7}, {@code 1.5e20}. Non-finite values are
+     * written as {@code null}, as serde_json writes them.
+     */
+    public static String formatDouble(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            return "null";
+        }
+        if (d == 0.0) {
+            return (Double.doubleToRawLongBits(d) < 0) ? "-0.0" : "0.0";
+        }
+        // Double.toString gives the shortest round-trip digits (JDK 19 and later); only
+        // the layout differs from Rust's.
+        BigDecimal exact = new BigDecimal(Double.toString(Math.abs(d))).stripTrailingZeros();
+        String digits = exact.unscaledValue().toString();
+        int k = -exact.scale();
+        int n = digits.length();
+        int kk = n + k;
+        StringBuilder out = new StringBuilder(24);
+        if (d < 0) {
+            out.append('-');
+        }
+        if (k >= 0 && kk <= 16) {
+            out.append(digits).append("0".repeat(k)).append(".0");
+        } else if (kk > 0 && kk <= 16) {
+            out.append(digits, 0, kk).append('.').append(digits, kk, n);
+        } else if (kk > -5 && kk <= 0) {
+            out.append("0.").append("0".repeat(-kk)).append(digits);
+        } else if (n == 1) {
+            out.append(digits).append('e').append(kk - 1);
+        } else {
+            out.append(digits.charAt(0)).append('.').append(digits, 1, n).append('e').append(kk - 1);
+        }
+        return out.toString();
+    }
+
+    /** Orders strings by code point, which is the byte order of their UTF-8 encodings. */
+    public static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+}

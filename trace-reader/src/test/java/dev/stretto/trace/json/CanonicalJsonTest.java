@@ -1,0 +1,53 @@
+package dev.stretto.trace.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class CanonicalJsonTest {
+
+    @Test
+    void doublesAreSpelledAsRustSpellsThem() {
+        assertEquals("0.0", CanonicalJson.formatDouble(0.0));
+        assertEquals("-0.0", CanonicalJson.formatDouble(-0.0));
+        assertEquals("19.0", CanonicalJson.formatDouble(19.0));
+        assertEquals("0.9925520080633771", CanonicalJson.formatDouble(0.9925520080633771));
+        assertEquals("-0.13353139262452263", CanonicalJson.formatDouble(-0.13353139262452263));
+        assertEquals("0.001", CanonicalJson.formatDouble(0.001));
+        assertEquals("0.0001", CanonicalJson.formatDouble(1e-4));
+        assertEquals("1e-7", CanonicalJson.formatDouble(1e-7));
+        assertEquals("1.5e-7", CanonicalJson.formatDouble(1.5e-7));
+        assertEquals("1000000000000000.0", CanonicalJson.formatDouble(1e15));
+        assertEquals("1e16", CanonicalJson.formatDouble(1e16));
+        assertEquals("1.234e20", CanonicalJson.formatDouble(1.234e20));
+        assertEquals("123.456", CanonicalJson.formatDouble(123.456));
+        assertEquals("null", CanonicalJson.formatDouble(Double.NaN));
+    }
+
+    @Test
+    void objectsAreWrittenCompactWithSortedKeys() {
+        assertEquals("{\"A\":[1,2.5,true,null],\"a\":{\"x\":\"\\u001f\\n\",\"é\":1},\"b\":\"ü\"}",
+                CanonicalJson.write(CanonicalJson.parse("{ \"b\":\"ü\", \"a\":{\"é\":1,\"x\":\"\\u001F\\n\"}, "
+                        + "\"A\":[1, 2.50, true, null]}")));
+    }
+
+    @Test
+    void integersBeyondU64AreWrittenAsDoubles() {
+        assertEquals("[18446744073709551615,-9223372036854775808,1e20]", CanonicalJson.write(CanonicalJson.parse(
+                "[18446744073709551615,-9223372036854775808,100000000000000000000]")));
+    }
+
+    @Test
+    void keysSortByCodePoint() {
+        // U+FF21 sorts before U+1F600 by code point, though not by UTF-16 unit.
+        assertEquals("{\"Ａ\":1,\"😀\":2}", CanonicalJson.write(CanonicalJson.parse("{\"😀\":2,\"Ａ\":1}")));
+    }
+
+    @Test
+    void parseRejectsAnythingButOneValue() {
+        assertThrows(IllegalArgumentException.class, () -> CanonicalJson.parse("{} {}"));
+        assertThrows(IllegalArgumentException.class, () -> CanonicalJson.parse("{"));
+        assertThrows(IllegalArgumentException.class, () -> CanonicalJson.parse(""));
+    }
+}

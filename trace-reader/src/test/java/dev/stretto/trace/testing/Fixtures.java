@@ -1,0 +1,62 @@
+package dev.stretto.trace.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Finds the reference's fixtures (shared/fixtures/stretto), which CI places beside the
+ * clone: {@code <module>/../../shared}. A worktree nested deeper finds them further up, and
+ * {@code -Dstretto.fixtures=DIR} names them outright.
+ */
+public final class Fixtures {
+
+    private Fixtures() {
+    }
+
+    /** The fixtures directory; fails the test run loudly when it cannot be found. */
+    public static Path root() {
+        String override = System.getProperty("stretto.fixtures");
+        if (override != null) {
+            Path p = Path.of(override);
+            if (!Files.isDirectory(p)) {
+                throw new IllegalStateException("-Dstretto.fixtures=" + override + " is not a directory");
+            }
+            return p;
+        }
+        Path moduleDir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (Path d = moduleDir.getParent(); d != null; d = d.getParent()) {
+            Path candidate = d.resolve("shared/fixtures/stretto");
+            if (Files.isDirectory(candidate.resolve("home"))) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("the shared fixtures are missing: expected "
+                + moduleDir.resolve("../../shared/fixtures/stretto").normalize()
+                + " (shared/ beside the clone), or pass -Dstretto.fixtures=DIR");
+    }
+
+    /** A file under the fixtures directory. */
+    public static Path file(String relative) {
+        Path p = root().resolve(relative);
+        if (!Files.exists(p)) {
+            throw new IllegalStateException("fixture missing: " + p);
+        }
+        return p;
+    }
+
+    /** Every session log under home/, sorted. */
+    public static List<Path> homeLogs() throws IOException {
+        try (Stream<Path> s = Files.walk(root().resolve("home"))) {
+            List<Path> logs = s.filter(p -> p.toString().endsWith(".jsonl") && !p.toString().endsWith(".flow.jsonl"))
+                    .sorted().toList();
+            if (logs.size() != 8) {
+                throw new IllegalStateException("expected the 8 session logs under " + root().resolve("home")
+                        + ", found " + logs);
+            }
+            return logs;
+        }
+    }
+}
