@@ -109,6 +109,10 @@ final class ServerMessages {
                 if (event.isEmpty()) {
                     continue;
                 }
+                if (event.id() != null && !cursor.firstSighting(event.id())) {
+                    Logger.debug("skipped event {} in {}: it was delivered before", event.id(), where);
+                    continue;
+                }
                 if (!event.type().equals("message")) {
                     Logger.debug("skipped an event of type {} in {}", event.type(), where);
                     continue;

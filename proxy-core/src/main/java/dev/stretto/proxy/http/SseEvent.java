@@ -3,8 +3,8 @@ package dev.stretto.proxy.http;
 /**
  * One dispatched server-sent event.
  *
- * @param id   the stream's last event id when the event was dispatched, or null when none
- *             was set (ids persist across events, as the event-stream format says)
+ * @param id   the {@code id:} this event itself set, or null (the stream's persistent last
+ *             event id, which resumption needs, is {@link SseParser#lastEventId()})
  * @param type the {@code event:} field, {@code "message"} when absent
  * @param data the {@code data:} lines joined with {@code '\n'}; empty for a priming event
  */

@@ -32,6 +32,7 @@ final class SseParser {
     private boolean hasData;
     private String type;
     private String lastEventId;
+    private String ownId;
     private long retryMillis = -1;
     private boolean pendingFields;
     private boolean endedMidEvent;
@@ -99,6 +100,7 @@ final class SseParser {
             case "id" -> {
                 if (value.indexOf('\0') < 0) {
                     lastEventId = value;
+                    ownId = value.isEmpty() ? null : value;
                 }
             }
             case "retry" -> {
@@ -118,12 +120,13 @@ final class SseParser {
 
     private SseEvent dispatch() {
         pendingFields = false;
+        String id = ownId;
+        ownId = null;
         if (!hasData) {
             type = null;
             return null;
         }
-        SseEvent event = new SseEvent(lastEventId(), type == null || type.isEmpty() ? "message" : type,
-                data.toString());
+        SseEvent event = new SseEvent(id, type == null || type.isEmpty() ? "message" : type, data.toString());
         data.setLength(0);
         hasData = false;
         type = null;

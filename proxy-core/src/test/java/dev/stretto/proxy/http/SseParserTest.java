@@ -31,7 +31,7 @@ class SseParserTest {
     @Test
     void readsFieldsOfEachEvent() throws IOException {
         List<SseEvent> events = all(parser("event: message\nid: 1\ndata: {\"a\":1}\n\nevent: other\ndata: x\n\n"));
-        assertEquals(List.of(new SseEvent("1", "message", "{\"a\":1}"), new SseEvent("1", "other", "x")), events);
+        assertEquals(List.of(new SseEvent("1", "message", "{\"a\":1}"), new SseEvent(null, "other", "x")), events);
     }
 
     @Test
@@ -90,18 +90,22 @@ class SseParserTest {
     }
 
     @Test
-    void idPersistsUntilChangedAndEmptyIdClearsIt() throws IOException {
-        SseParser p = parser("id: 7\ndata: a\n\ndata: b\n\nid\ndata: c\n\n");
+    void lastEventIdPersistsUntilChangedAndEmptyIdClearsIt() throws IOException {
+        SseParser p = parser("id: 7\ndata: a\n\ndata: b\n\n");
         List<SseEvent> events = all(p);
         assertEquals("7", events.get(0).id());
-        assertEquals("7", events.get(1).id());
-        assertNull(events.get(2).id());
-        assertNull(p.lastEventId());
+        assertNull(events.get(1).id(), "the second event set no id of its own");
+        assertEquals("7", p.lastEventId());
+        SseParser cleared = parser("id: 7\ndata: a\n\nid\ndata: c\n\n");
+        all(cleared);
+        assertNull(cleared.lastEventId());
     }
 
     @Test
     void idWithNulIsIgnored() throws IOException {
-        assertEquals("ok", all(parser("id: ok\n\nid: a\u0000b\ndata: x\n\n")).get(0).id());
+        SseParser p = parser("id: ok\n\nid: a\u0000b\ndata: x\n\n");
+        assertNull(all(p).get(0).id());
+        assertEquals("ok", p.lastEventId());
     }
 
     @Test
