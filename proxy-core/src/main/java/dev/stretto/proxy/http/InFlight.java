@@ -1,7 +1,6 @@
 package dev.stretto.proxy.http;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -54,18 +53,6 @@ final class InFlight {
                 nanos = idle.awaitNanos(nanos);
             }
             return true;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Waits without a bound. */
-    void awaitIdle() throws InterruptedException {
-        lock.lock();
-        try {
-            while (count > 0) {
-                idle.await(1, TimeUnit.HOURS);
-            }
         } finally {
             lock.unlock();
         }

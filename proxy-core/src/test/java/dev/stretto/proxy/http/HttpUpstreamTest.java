@@ -214,14 +214,15 @@ class HttpUpstreamTest {
 
     @Test
     void parallelCallsAreParallelUpstream() throws Exception {
-        CountDownLatch secondArrived = latch();
+        // The first call is answered only after the second call's answer reached the host, so
+        // this passes only if both were open at the server at once.
+        CountDownLatch secondAnswered = latch();
         server.route = (ex, s) -> {
             String id = s.json().path("id").asText();
             if ("tools/call".equals(s.rpcMethod()) && id.equals("10")) {
-                await(secondArrived, "the second call reached the server while the first was open");
+                await(secondAnswered, "the second call was answered while the first was open");
                 json(ex, 200, "{\"id\":10,\"jsonrpc\":\"2.0\",\"result\":{}}");
             } else if ("tools/call".equals(s.rpcMethod())) {
-                secondArrived.countDown();
                 json(ex, 200, "{\"id\":11,\"jsonrpc\":\"2.0\",\"result\":{}}");
             } else {
                 FakeMcpServer.standard(ex, s);
@@ -232,6 +233,7 @@ class HttpUpstreamTest {
         send("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"name\":\"a\"}}");
         send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{\"name\":\"b\"}}");
         assertEquals("{\"id\":11,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
+        secondAnswered.countDown();
         assertEquals("{\"id\":10,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
         assertEquals(0, end());
     }
