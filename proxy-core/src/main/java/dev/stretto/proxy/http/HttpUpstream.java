@@ -1,0 +1,396 @@
+package dev.stretto.proxy.http;
+
+import dev.stretto.proxy.http.PendingRequests.Pending;
+import dev.stretto.proxy.upstream.ServerLineSink;
+import dev.stretto.proxy.upstream.Upstream;
+import dev.stretto.proxy.upstream.UpstreamStartException;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.tinylog.Logger;
+
+/**
+ * The server end of a session that is a Streamable HTTP endpoint ({@code --upstream URL}),
+ * for the MCP revisions 2025-06-18 and 2025-11-25.
+ *
+ * <p>Each line from the host is POSTed to the endpoint on its own virtual thread, so the
+ * host's parallel calls are parallel upstream and {@link #send} returns at once. The answer
+ * comes back to the host as lines: nothing for a 202, the JSON body as one line, or each
+ * event of an event stream as it arrives. The {@code Mcp-Session-Id} of the initialize answer
+ * and the negotiated {@code MCP-Protocol-Version} go on every later request. Once the server
+ * accepts {@code notifications/initialized}, the {@linkplain #companions() companion} listens
+ * on the server's own GET stream. Every request of the host ends answered: by the server, or
+ * by a JSON-RPC error line the proxy writes ({@code -32000}, naming the HTTP status or the
+ * cause), so the host never waits forever. A 404 on the session id ends the session for good:
+ * that request and every later one get an error until the proxy is restarted.
+ *
+ * <p>Extra header values (bearer tokens) are sent on every request and never appear in a
+ * warning, an error line, an exception message or {@link #toString()}.
+ *
+ * <p>Threads and ownership: {@code start}, {@code send} and {@code endOfInput} run on the
+ * client pump; each exchange on a virtual thread of its own; the GET stream on the companion
+ * fork; {@code awaitEnd} on its fork. Shared state lives in thread-safe holders ({@link
+ * SessionState}, {@link PendingRequests}, {@link InFlight}); {@code gate} is written by the
+ * client pump only.
+ */
+public final class HttpUpstream implements Upstream {
+
+    /** Connect timeout, and the bound on answers that should come at once (202s, DELETE). */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How long {@link #awaitEnd} waits for answers still due after the host's input ended. */
+    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(60);
+
+    private final URI endpoint;
+    private final List<HeaderSpec> headers;
+    private final Duration timeout;
+    private final Duration drainTimeout;
+    private final Tuning tuning;
+    private final Consumer<String> warn;
+    private final Secrets secrets;
+
+    private final SessionState state = new SessionState();
+    private final PendingRequests pending = new PendingRequests();
+    private final InFlight inFlight = new InFlight();
+    private final Set<Thread> exchanges = ConcurrentHashMap.newKeySet();
+    private final CompletableFuture<Boolean> streamStart = new CompletableFuture<>();
+    private final CompletableFuture<Void> inputEnded = new CompletableFuture<>();
+    private final CompletableFuture<Void> abortSignal = new CompletableFuture<>();
+    private final CountDownLatch finished = new CountDownLatch(1);
+
+    private volatile boolean aborted;
+    private volatile boolean cancelled;
+    // Set by start.
+    private volatile Link link;
+    private volatile EventStream eventStream;
+    // Client pump only: completes once the latest initialize has its answer (the session's headers).
+    private CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
+
+    /**
+     * An upstream with the default timeouts ({@link #DEFAULT_TIMEOUT}, {@link
+     * #DEFAULT_DRAIN_TIMEOUT}).
+     *
+     * @see #HttpUpstream(URI, List, Duration, Duration)
+     */
+    public HttpUpstream(URI endpoint, List<HeaderSpec> headers) {
+        this(endpoint, headers, DEFAULT_TIMEOUT, DEFAULT_DRAIN_TIMEOUT);
+    }
+
+    /**
+     * An upstream for one session with the server at {@code endpoint}. Nothing is sent until
+     * the host's first line.
+     *
+     * @param endpoint     the MCP endpoint, http or https; user info in it is sent as Basic
+     *                     authorization unless {@code headers} has an Authorization header
+     * @param headers      extra headers sent on every request (values are secrets)
+     * @param timeout      the connect timeout, and the bound on answers that should come at once:
+     *                     a notification's or response's 202, the opening of the GET stream,
+     *                     the final DELETE. A request's answer has no bound: a tool may run long,
+     *                     and the host can cancel it.
+     * @param drainTimeout how long {@link #awaitEnd} waits for the answers still due once the
+     *                     host's input has ended; requests still open then are answered with an
+     *                     error
+     * @throws IllegalArgumentException when the URL is not an absolute http(s) URL with a host
+     *                                  (the message shows only the URL's log form)
+     */
+    public HttpUpstream(URI endpoint, List<HeaderSpec> headers, Duration timeout, Duration drainTimeout) {
+        this(endpoint, headers, timeout, drainTimeout, Tuning.DEFAULT, message -> Logger.warn((Object) message));
+    }
+
+    HttpUpstream(URI endpoint, List<HeaderSpec> headers, Duration timeout, Duration drainTimeout, Tuning tuning,
+            Consumer<String> warn) {
+        this.endpoint = checked(endpoint);
+        this.headers = List.copyOf(headers);
+        this.timeout = positive(timeout, "timeout");
+        this.drainTimeout = positive(drainTimeout, "drainTimeout");
+        this.tuning = Objects.requireNonNull(tuning);
+        this.warn = Objects.requireNonNull(warn);
+        this.secrets = new Secrets(McpHttp.secretValues(endpoint, this.headers));
+    }
+
+    /**
+     * The URL as the session log's header records it ({@code server_command} is the one-element
+     * list of it): without user info or fragment, with credential-looking query values replaced
+     * by {@code <redacted>}. See {@link UrlRedactor}.
+     */
+    public static String logForm(URI endpoint) {
+        return UrlRedactor.redact(endpoint);
+    }
+
+    /**
+     * Parses the text of {@code --upstream URL} into an endpoint this class accepts.
+     *
+     * @throws IllegalArgumentException when it is not an absolute http(s) URL with a host; the
+     *                                  message never shows user info or query values
+     */
+    public static URI parseEndpoint(String text) {
+        URI uri;
+        try {
+            uri = new URI(text.strip());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("the upstream URL is not a valid URL");
+        }
+        return checked(uri);
+    }
+
+    @Override
+    public void start(ServerLineSink toHost) throws IOException {
+        Objects.requireNonNull(toHost, "toHost");
+        if (link != null) {
+            throw new IllegalStateException("the HTTP upstream was started already");
+        }
+        McpHttp http;
+        try {
+            http = new McpHttp(endpoint, headers, timeout, state);
+        } catch (RuntimeException e) {
+            throw new UpstreamStartException("cannot prepare the HTTP client for " + logForm(endpoint) + ": "
+                    + Causes.describe(e, secrets), null);
+        }
+        ServerMessages messages = new ServerMessages(toHost, pending, state, warn, () -> aborted);
+        Link.Lifecycle lifecycle = new Link.Lifecycle() {
+            @Override
+            public void sessionEnded() {
+                endSession();
+            }
+
+            @Override
+            public boolean aborted() {
+                return aborted;
+            }
+
+            @Override
+            public boolean cancelled() {
+                return cancelled || aborted;
+            }
+        };
+        Link l = new Link(http, messages, state, pending, tuning, secrets, warn, lifecycle);
+        eventStream = new EventStream(l, streamStart, finished);
+        link = l;
+    }
+
+    /** POSTs the line on a virtual thread of its own and returns at once. */
+    @Override
+    public void send(byte[] line, boolean newline) {
+        Link l = started();
+        if (inputEnded.isDone()) {
+            throw new IllegalStateException("send after endOfInput");
+        }
+        JsonRpcPeek message = JsonRpcPeek.of(line);
+        switch (message.kind()) {
+            case BLANK -> Logger.debug("skipped a blank line from the host: there is nothing to POST");
+            case NOT_JSON -> {
+                warn.accept("the host sent a line that is not JSON; it was answered with a parse error");
+                l.messages().answer(null, ErrorLines.PARSE_ERROR, "Parse error: the line is not JSON");
+            }
+            case NOT_OBJECT -> {
+                warn.accept("the host sent a JSON value that is not one message object (a batch?);"
+                        + " it was answered with an error");
+                l.messages().answer(null, ErrorLines.INVALID_REQUEST,
+                        "Invalid Request: send one JSON-RPC message object per line (batches are not supported)");
+            }
+            case REQUEST -> sendRequest(l, line, message);
+            default -> launch(new PostExchange(l, line, message, null, gate, acceptedAction(message)));
+        }
+    }
+
+    private void sendRequest(Link l, byte[] line, JsonRpcPeek message) {
+        if (message.id() == null) {
+            // An id of a type JSON-RPC does not allow: nothing to answer by; let the server judge it.
+            launch(new PostExchange(l, line, message, null, gate, () -> { }));
+            return;
+        }
+        if (pending.contains(message.id())) {
+            warn.accept("the host reused id " + message.id() + " while a request with it is still open;"
+                    + " the first answer with that id will go to the host once");
+        }
+        Pending request = pending.add(message.id(), message.method());
+        if (state.ended()) {
+            l.messages().fail(request, Link.SESSION_ENDED);
+            return;
+        }
+        CompletableFuture<Void> before = gate;
+        if (request.isInitialize()) {
+            // Later messages need the session id and version this initialize will bring.
+            gate = request.answered();
+        }
+        launch(new PostExchange(l, line, message, request, before, () -> { }));
+    }
+
+    private Runnable acceptedAction(JsonRpcPeek message) {
+        if (message.kind() == JsonRpcPeek.Kind.NOTIFICATION && "notifications/initialized".equals(message.method())) {
+            return () -> streamStart.complete(true);
+        }
+        return () -> { };
+    }
+
+    private void launch(PostExchange exchange) {
+        inFlight.enter();
+        try {
+            Thread.ofVirtual().name("stretto-http-post-", 0).start(() -> {
+                Thread self = Thread.currentThread();
+                exchanges.add(self);
+                try {
+                    exchange.run();
+                } catch (RuntimeException e) {
+                    if (!aborted) {
+                        warn.accept("an exchange with the server failed: " + Causes.describe(e, secrets));
+                    }
+                } finally {
+                    exchanges.remove(self);
+                    inFlight.exit();
+                }
+            });
+        } catch (RuntimeException e) {
+            inFlight.exit();
+            throw e;
+        }
+    }
+
+    @Override
+    public void endOfInput() {
+        inputEnded.complete(null);
+    }
+
+    /**
+     * Waits for the host's input to end and for the answers still due (up to the drain
+     * timeout), stops the GET stream, ends the session with DELETE (best effort, bounded by the
+     * timeout; not after the server ended it), and returns 0.
+     */
+    @Override
+    public int awaitEnd() throws InterruptedException {
+        Link l = started();
+        try {
+            try {
+                CompletableFuture.anyOf(inputEnded, abortSignal).get();
+            } catch (ExecutionException notUsed) {
+                // Neither completes exceptionally.
+            }
+            if (!aborted && !inFlight.awaitIdle(drainTimeout)) {
+                int open = inFlight.count();
+                warn.accept(open + " exchange(s) with the server were still open " + drainTimeout.toSeconds()
+                        + " s after the host closed its input; giving up on them");
+                cancelled = true;
+                exchanges.forEach(Thread::interrupt);
+                inFlight.awaitIdle(timeout);
+            }
+            eventStream.stop();
+            if (!aborted && state.sessionId() != null && !state.ended()) {
+                deleteSession(l);
+            }
+            return 0;
+        } catch (InterruptedException e) {
+            abort();
+            throw e;
+        } finally {
+            eventStream.stop();
+            l.http().shutdownNow();
+            finished.countDown();
+        }
+    }
+
+    private void deleteSession(Link l) throws InterruptedException {
+        // The client bounds the request by the timeout; the extra bound covers a stalled connect.
+        Future<Integer> delete = CompletableFuture.supplyAsync(() -> {
+            try {
+                return l.http().delete();
+            } catch (IOException e) {
+                throw new IllegalStateException(Causes.describe(e, secrets));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        }, command -> Thread.ofVirtual().name("stretto-http-delete").start(command));
+        try {
+            int status = delete.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+            if (status != 405 && status != 404 && (status < 200 || status > 299)) {
+                warn.accept("the server answered HTTP " + status + " when asked to end the session");
+            }
+        } catch (ExecutionException e) {
+            warn.accept("could not end the session on the server: " + e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            delete.cancel(true);
+            warn.accept("the server did not confirm the end of the session in time");
+        }
+    }
+
+    @Override
+    public List<Callable<Void>> companions() {
+        EventStream stream = eventStream;
+        if (stream == null) {
+            throw new IllegalStateException("companions() before start()");
+        }
+        return List.of(stream);
+    }
+
+    @Override
+    public void abort() {
+        aborted = true;
+        abortSignal.complete(null);
+        Link l = link;
+        if (l == null) {
+            return;
+        }
+        eventStream.stop();
+        exchanges.forEach(Thread::interrupt);
+        l.http().shutdownNow();
+        finished.countDown();
+    }
+
+    /** Shows the URL's log form and the extra headers' names, never their values. */
+    @Override
+    public String toString() {
+        return "HttpUpstream[" + logForm(endpoint) + ", headers="
+                + headers.stream().map(HeaderSpec::name).toList() + "]";
+    }
+
+    private void endSession() {
+        if (state.end()) {
+            warn.accept("the server ended the MCP session (HTTP 404 on its session id); every further request"
+                    + " fails until the proxy is restarted");
+            EventStream stream = eventStream;
+            if (stream != null) {
+                stream.stop();
+            }
+        }
+    }
+
+    private Link started() {
+        Link l = link;
+        if (l == null) {
+            throw new IllegalStateException("the HTTP upstream was not started");
+        }
+        return l;
+    }
+
+    private static URI checked(URI endpoint) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme().toLowerCase(Locale.ROOT);
+        if (!endpoint.isAbsolute() || endpoint.isOpaque() || !(scheme.equals("http") || scheme.equals("https"))
+                || endpoint.getHost() == null) {
+            throw new IllegalArgumentException("the upstream must be an http:// or https:// URL with a host, not "
+                    + UrlRedactor.redact(endpoint));
+        }
+        return endpoint;
+    }
+
+    private static Duration positive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive");
+        }
+        return d;
+    }
+}

@@ -1,0 +1,187 @@
+package dev.stretto.proxy.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The HTTP side of one MCP endpoint: builds the POST, GET and DELETE requests with the
+ * transport's headers (Accept, Content-Type, Mcp-Session-Id, MCP-Protocol-Version,
+ * Last-Event-ID) and the user's extra headers, and sends them on one shared JDK client whose
+ * work runs on virtual threads. Calls block the calling (virtual) thread; interrupting it
+ * cancels the exchange.
+ */
+final class McpHttp {
+
+    static final String SESSION_ID = "Mcp-Session-Id";
+    static final String PROTOCOL_VERSION = "MCP-Protocol-Version";
+
+    private final URI target;
+    private final List<HeaderSpec> headers;
+    private final Duration timeout;
+    private final SessionState state;
+    private final ExecutorService executor;
+    private final HttpClient client;
+
+    /**
+     * @param endpoint the MCP endpoint; user info in it becomes a Basic Authorization header
+     *                 (unless the headers hold an Authorization of their own) and is not
+     *                 sent in the request line
+     */
+    McpHttp(URI endpoint, List<HeaderSpec> headers, Duration timeout, SessionState state) {
+        this.target = withoutUserInfo(endpoint);
+        this.headers = withBasicAuth(endpoint, headers);
+        this.timeout = timeout;
+        this.state = state;
+        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("stretto-http-io-", 0).factory());
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(executor)
+                .build();
+    }
+
+    /** The secret values this client sends: extra header values and URL user info. */
+    static List<String> secretValues(URI endpoint, List<HeaderSpec> headers) {
+        List<String> out = new ArrayList<>();
+        for (HeaderSpec h : withBasicAuth(endpoint, headers)) {
+            out.add(h.value());
+        }
+        if (endpoint.getUserInfo() != null) {
+            out.add(endpoint.getUserInfo());
+            out.add(endpoint.getRawUserInfo());
+            int colon = endpoint.getUserInfo().indexOf(':');
+            if (colon >= 0 && colon < endpoint.getUserInfo().length() - 1) {
+                out.add(endpoint.getUserInfo().substring(colon + 1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * POSTs one message.
+     *
+     * @param initialize true for an initialize request, which starts a session and so
+     *                   carries neither session id nor protocol version
+     * @param bounded    true to bound the wait for the answer's headers by the timeout
+     *                   (notifications and responses are answered at once; a request's answer
+     *                   may take as long as the tool runs)
+     */
+    HttpResponse<InputStream> post(byte[] body, boolean initialize, boolean bounded)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(target)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream");
+        if (!initialize) {
+            sessionHeaders(b);
+        }
+        if (bounded) {
+            b.timeout(timeout);
+        }
+        extraHeaders(b);
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    /** Opens (or resumes, with {@code lastEventId}) an event stream with GET. */
+    HttpResponse<InputStream> get(String lastEventId) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(target).GET()
+                .header("Accept", "text/event-stream")
+                .timeout(timeout);
+        sessionHeaders(b);
+        if (lastEventId != null) {
+            b.header("Last-Event-ID", lastEventId);
+        }
+        extraHeaders(b);
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    /** Ends the session with DELETE; returns the status. */
+    int delete() throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(target).DELETE().timeout(timeout);
+        sessionHeaders(b);
+        extraHeaders(b);
+        return client.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /** True when the request behind {@code response} carried a session id. */
+    static boolean sentSessionId(HttpResponse<?> response) {
+        return response.request().headers().firstValue(SESSION_ID).isPresent();
+    }
+
+    /** The media type of a response, lowercased, without parameters; "" when absent. */
+    static String mediaType(HttpResponse<?> response) {
+        String value = response.headers().firstValue("Content-Type").orElse("");
+        int semi = value.indexOf(';');
+        return (semi < 0 ? value : value.substring(0, semi)).strip().toLowerCase(Locale.ROOT);
+    }
+
+    /** Aborts every exchange and stops the client's threads. */
+    void shutdownNow() {
+        client.shutdownNow();
+        executor.shutdownNow();
+    }
+
+    private void sessionHeaders(HttpRequest.Builder b) {
+        String id = state.sessionId();
+        if (id != null) {
+            b.header(SESSION_ID, id);
+        }
+        String version = state.protocolVersion();
+        if (version != null) {
+            b.header(PROTOCOL_VERSION, version);
+        }
+    }
+
+    private void extraHeaders(HttpRequest.Builder b) {
+        for (HeaderSpec h : headers) {
+            b.header(h.name(), h.value());
+        }
+    }
+
+    private static List<HeaderSpec> withBasicAuth(URI endpoint, List<HeaderSpec> headers) {
+        String userInfo = endpoint.getUserInfo();
+        boolean hasAuthorization = headers.stream().anyMatch(h -> h.name().equalsIgnoreCase("Authorization"));
+        if (userInfo == null || hasAuthorization) {
+            return List.copyOf(headers);
+        }
+        List<HeaderSpec> out = new ArrayList<>(headers);
+        String token = Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
+        out.add(new HeaderSpec("Authorization", "Basic " + token));
+        return List.copyOf(out);
+    }
+
+    private static URI withoutUserInfo(URI endpoint) {
+        if (endpoint.getRawUserInfo() == null) {
+            return endpoint;
+        }
+        StringBuilder s = new StringBuilder(endpoint.getScheme()).append("://").append(endpoint.getHost());
+        if (endpoint.getPort() >= 0) {
+            s.append(':').append(endpoint.getPort());
+        }
+        if (endpoint.getRawPath() != null) {
+            s.append(endpoint.getRawPath());
+        }
+        if (endpoint.getRawQuery() != null) {
+            s.append('?').append(endpoint.getRawQuery());
+        }
+        try {
+            return new URI(s.toString());
+        } catch (URISyntaxException cannotHappen) {
+            throw new IllegalArgumentException("the upstream URL cannot be used without its user info", cannotHappen);
+        }
+    }
+}

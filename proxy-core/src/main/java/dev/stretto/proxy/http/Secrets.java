@@ -1,0 +1,44 @@
+package dev.stretto.proxy.http;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The secret strings of one upstream (header values, URL user info) and a scrubber for text
+ * that comes from outside (exception messages, server error bodies) before it goes into a
+ * warning or an error line. A belt to the braces of never putting the values there ourselves.
+ */
+final class Secrets {
+
+    private final List<String> values;
+
+    Secrets(List<String> values) {
+        List<String> all = new ArrayList<>();
+        for (String v : values) {
+            if (v == null || v.isBlank()) {
+                continue;
+            }
+            all.add(v);
+            // "Bearer abc" may be echoed as just "abc".
+            int space = v.indexOf(' ');
+            if (space > 0 && space < v.length() - 1) {
+                all.add(v.substring(space + 1).strip());
+            }
+        }
+        all.sort(Comparator.comparingInt(String::length).reversed());
+        this.values = List.copyOf(all);
+    }
+
+    /** {@code text} with every secret replaced by {@code <redacted>}; null stays null. */
+    String scrub(String text) {
+        if (text == null) {
+            return null;
+        }
+        String out = text;
+        for (String v : values) {
+            out = out.replace(v, UrlRedactor.REDACTED);
+        }
+        return out;
+    }
+}

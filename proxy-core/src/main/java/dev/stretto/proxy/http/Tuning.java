@@ -1,0 +1,29 @@
+package dev.stretto.proxy.http;
+
+import java.time.Duration;
+
+/**
+ * Reconnection pacing: the first delay when the server gave no {@code retry:} hint, the cap of
+ * the exponential backoff, and how many fruitless attempts a POST stream's resumption gets.
+ * Tests shorten the delays; the defaults follow the reference clients.
+ */
+record Tuning(Duration initialDelay, Duration maxDelay, int resumeAttempts) {
+
+    static final Tuning DEFAULT = new Tuning(Duration.ofSeconds(1), Duration.ofSeconds(30), 5);
+
+    /**
+     * The delay before the next attempt.
+     *
+     * @param failures    attempts in a row that went nowhere (0 after a stream that carried events)
+     * @param retryMillis the server's last {@code retry:} hint, or -1
+     */
+    Duration delay(int failures, long retryMillis) {
+        long base = retryMillis >= 0 ? retryMillis : initialDelay.toMillis();
+        long cap = maxDelay.toMillis();
+        long delay = base;
+        for (int i = 1; i < failures && delay < cap; i++) {
+            delay *= 2;
+        }
+        return Duration.ofMillis(Math.min(delay, cap));
+    }
+}
