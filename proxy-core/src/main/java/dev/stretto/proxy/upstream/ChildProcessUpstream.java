@@ -27,6 +27,7 @@ import org.tinylog.Logger;
  * session. {@link #abort} kills the whole tree at once.
  */
 public final class ChildProcessUpstream implements Upstream {
+    private static final java.util.regex.Pattern ERRNO = java.util.regex.Pattern.compile("error(?:=|: )(\\d+)");
     private final List<String> argv;
     private final String searchPath;
     private final ShutdownTimings timings;
@@ -71,18 +72,21 @@ public final class ChildProcessUpstream implements Upstream {
     String startFailure(String command, IOException e) {
         String m = String.valueOf(e.getMessage());
         boolean isPath = command.contains("/");
-        if (m.contains("error=2,")) {
+        // The JDK's wording has varied ("error=2, ..." before 25, "error: 2 (...)" since).
+        java.util.regex.Matcher errno = ERRNO.matcher(m);
+        int code = errno.find() ? Integer.parseInt(errno.group(1)) : -1;
+        if (code == 2) {
             return isPath
                     ? "cannot start the server: no such file: " + command
                     : "cannot start the server: command not found: " + command + " (searched PATH="
                             + (searchPath == null ? "<unset>" : searchPath) + ")";
         }
-        if (m.contains("error=13,")) {
+        if (code == 13) {
             return "cannot start the server: " + command + " is not executable (permission denied)";
         }
-        int colon = m.lastIndexOf(": ");
-        String reason = colon >= 0 ? m.substring(colon + 2) : m;
-        return "cannot start the server " + command + ": " + reason;
+        int paren = m.indexOf('(');
+        String reason = paren >= 0 && m.indexOf(')', paren) > paren ? m.substring(paren + 1, m.indexOf(')', paren)) : m;
+        return "cannot start the server " + command + ": " + reason.strip();
     }
 
     @Override
