@@ -80,15 +80,9 @@ public final class Proxy {
             }
             sessionId = logFile.session();
             logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos);
-            LogHeader header = LogHeader.of(sessionId, started.toEpochMilli(), config.upstream().loggedCommand(),
-                    config.domain(), config.agentModel(), config.host().hostSession());
-            try {
-                logWriter.writeHeader(header.toJson());
-            } catch (IOException e) {
-                logFile.discard();
-                throw new ProxyStartException("cannot write the session log " + logFile.path() + ": "
-                        + Retention.describe(e), e);
-            }
+            String session = sessionId;
+            logWriter.header(() -> LogHeader.of(session, started.toEpochMilli(), config.upstream().loggedCommand(),
+                    config.domain(), config.agentModel(), config.host().hostSession()).toJson());
             Logger.info("recording to {}", logFile.path());
             problems.forEach(Logger::warn);
         }
@@ -113,12 +107,15 @@ public final class Proxy {
 
     /**
      * The upstream for the configuration's {@link UpstreamSpec}: the one place where each
-     * kind of server is turned into its {@link Upstream}.
+     * kind of server is turned into its {@link Upstream}. A new kind of spec gets its branch
+     * here. (Not a pattern switch: its first bootstrap costs about 100 ms of start-up.)
      */
     static Upstream upstreamFor(ProxyConfig config) {
-        return switch (config.upstream()) {
-            case UpstreamSpec.Command c -> new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown());
-        };
+        UpstreamSpec spec = config.upstream();
+        if (spec instanceof UpstreamSpec.Command c) {
+            return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown());
+        }
+        throw new IllegalArgumentException("no upstream for " + spec.getClass().getName());
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.tinylog.Logger;
 
 /**
@@ -41,7 +42,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
     /** How many lines may wait for the disk before the pumps wait too. */
     public static final int DEFAULT_CAPACITY = 1024;
 
-    private static final Item END = new Item(-1, null, null);
+    private static final Item END = new Item(-1, null, null, null);
 
     private final Path path;
     private final OutputStream out;
@@ -76,11 +77,14 @@ public final class LogWriter implements Recorder, Callable<Void> {
         this.afterFlush = afterFlush;
     }
 
-    /** Writes the header line at once, before the session starts. */
-    public void writeHeader(String headerJson) throws IOException {
-        out.write(headerJson.getBytes(StandardCharsets.UTF_8));
-        out.write('\n');
-        out.flush();
+    /**
+     * Queues the header line, to be written first. It is made on the writer thread: building
+     * it loads the JSON classes, which would otherwise delay the server's start.
+     */
+    public void header(Supplier<String> headerJson) {
+        if (!queue.offer(new Item(-1, null, null, headerJson))) {
+            throw new IllegalStateException("the header must be queued before any line");
+        }
     }
 
     @Override
@@ -91,7 +95,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 return;
             }
             long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(tMs, from, line.bytes()));
+            enqueue(new Item(tMs, from, line.bytes(), null));
         } finally {
             lock.unlock();
         }
@@ -184,7 +188,8 @@ public final class LogWriter implements Recorder, Callable<Void> {
         if (failed) {
             return;
         }
-        String json = new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
+        String json = item.header != null ? item.header.get()
+                : new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
         try {
             out.write(json.getBytes(StandardCharsets.UTF_8));
             out.write('\n');
@@ -214,6 +219,6 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
     }
 
-    private record Item(long tMs, Source from, byte[] bytes) {
+    private record Item(long tMs, Source from, byte[] bytes, Supplier<String> header) {
     }
 }

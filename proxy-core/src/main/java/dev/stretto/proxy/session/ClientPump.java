@@ -26,18 +26,17 @@ final class ClientPump implements Callable<Void> {
     @Override
     public Void call() throws Exception {
         while (true) {
-            switch (from.take()) {
-                case HostInput.Got(Line line) -> {
-                    recorder.record(Source.CLIENT, line);
-                    to.send(line.bytes(), line.terminated());
+            // if/instanceof, not a pattern switch, whose bootstrap would delay the first line.
+            HostInput.Read read = from.take();
+            if (read instanceof HostInput.Got(Line line)) {
+                recorder.record(Source.CLIENT, line);
+                to.send(line.bytes(), line.terminated());
+            } else if (read instanceof HostInput.End(var failure)) {
+                if (failure != null) {
+                    Logger.warn("reading the host's input failed ({}); treating it as closed", failure.getMessage());
                 }
-                case HostInput.End(var failure) -> {
-                    if (failure != null) {
-                        Logger.warn("reading the host's input failed ({}); treating it as closed", failure.getMessage());
-                    }
-                    to.endOfInput();
-                    return null;
-                }
+                to.endOfInput();
+                return null;
             }
         }
     }

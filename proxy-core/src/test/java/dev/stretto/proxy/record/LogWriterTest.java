@@ -212,7 +212,7 @@ class LogWriterTest {
     void headerIsTheFirstLine() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime());
-        w.writeHeader("{\"stretto_mcp_log\":2}");
+        w.header(() -> "{\"stretto_mcp_log\":2}");
         Thread writer = Thread.ofVirtual().start(w::call);
         w.record(Source.CLIENT, new Line("{\"a\":1}\r".getBytes(StandardCharsets.UTF_8), true));
         w.close();
