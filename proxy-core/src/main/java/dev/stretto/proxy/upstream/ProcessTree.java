@@ -38,19 +38,15 @@ final class ProcessTree {
 
     /** Asks the whole tree to end (SIGTERM on POSIX). */
     void terminate() {
-        // Descendants first: a parent that dies first can leave them out of reach sooner.
-        List<ProcessHandle> all = members();
-        for (int i = all.size() - 1; i >= 0; i--) {
-            all.get(i).destroy();
-        }
+        // The descendants are collected before any signal, so the order does not decide who
+        // is reached. The child goes first: its status then tells of the signal, not of a
+        // shell that exited normally because its own child was killed a moment earlier.
+        members().forEach(ProcessHandle::destroy);
     }
 
     /** Ends the whole tree at once (SIGKILL on POSIX). */
     void kill() {
-        List<ProcessHandle> all = members();
-        for (int i = all.size() - 1; i >= 0; i--) {
-            all.get(i).destroyForcibly();
-        }
+        members().forEach(ProcessHandle::destroyForcibly);
     }
 
     /** True when the child and every remembered descendant have ended within {@code timeout}. */
