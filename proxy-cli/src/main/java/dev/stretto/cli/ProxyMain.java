@@ -1,0 +1,160 @@
+package dev.stretto.cli;
+
+import dev.stretto.proxy.HostEnvironment;
+import dev.stretto.proxy.Proxy;
+import dev.stretto.proxy.ProxyConfig;
+import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.UpstreamSpec;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import org.tinylog.Logger;
+import org.tinylog.configuration.Configuration;
+
+/**
+ * {@code stretto-proxy}: runs one proxy session between the MCP host on this process's
+ * stdin/stdout and the server command after {@code --}.
+ *
+ * <p>stdout carries only the protocol (and the text of {@code --help}/{@code --version});
+ * every message of the proxy goes to stderr as {@code stretto-proxy: ...} through tinylog.
+ * Exit status: the server's (128 + n when signal n ended it), 125 when the proxy could not
+ * start the session, 2 for a usage error.
+ */
+public final class ProxyMain {
+
+    /** The version {@code --version} prints. */
+    static final String VERSION = "0.1.0";
+
+    /** Exit status for a usage error. */
+    static final int USAGE = 2;
+
+    /** Exit status when the proxy itself fails. */
+    static final int PROXY_FAILED = 125;
+
+    static final String USAGE_TEXT = """
+            Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND...
+
+            Runs an MCP server (SERVER_COMMAND) as a child process and forwards every line
+            between it and the MCP host on stdin/stdout, byte for byte. With --record, each
+            line is also written to a session log.
+
+            Options:
+              --record DIR        write one log per session to DIR/<session>.jsonl (DIR is
+                                  created if missing; a leading ~ is the home directory)
+              --domain NAME       copy NAME into the log header's "domain"
+              --agent-model MODEL copy MODEL into the log header's "agent_model"
+              --retain-days N     at start, delete session logs (*.jsonl, *.json) older than
+                                  N days from the --record directory
+              --log-level LEVEL   trace, debug, info (default), warn, error or off; the
+                                  STRETTO_LOG_LEVEL variable sets it too
+              -h, --help          print this help and exit
+              -V, --version       print the version and exit
+
+            Options take their value as the next argument or after '=' (--record=DIR).
+
+            Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
+            (128 + n if signal n ended it), 125 if the proxy could not start the session
+            (no log is left then), 2 for a usage error.
+
+            Example host configuration:
+              "command": "stretto-proxy",
+              "args": ["--record", "~/.stretto/logs", "--domain", "orders",
+                       "--", "npx", "-y", "some-mcp-server"]
+            """;
+
+    private ProxyMain() {
+    }
+
+    /** Runs the proxy and exits with its status. */
+    public static void main(String[] args) {
+        // Keep the real stdout for the protocol only; anything else that prints to
+        // System.out (a library, by mistake) ends up on stderr instead.
+        PrintStream textOut = System.out;
+        OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
+        System.setOut(System.err);
+        int status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
+                ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
+        textOut.flush();
+        System.exit(status);
+    }
+
+    /**
+     * The whole command, minus the process exit: parses {@code args}, then runs a session
+     * between {@code in}/{@code out}, printing help or version text on {@code textOut}.
+     *
+     * @return the exit status
+     */
+    static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out, PrintStream textOut,
+                   long parentPid) {
+        ProxyArgs.Parsed parsed = ProxyArgs.parse(Arrays.asList(args));
+        configureLogging(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel() : null, env);
+        // if/instanceof rather than a pattern switch: the switch's bootstrap costs about
+        // 100 ms at start-up, and IDEs start the proxy often.
+        if (parsed instanceof ProxyArgs.Run(ProxyOptions options)) {
+            return session(options, HostEnvironment.of(env, parentPid), in, out);
+        }
+        if (parsed instanceof ProxyArgs.Invalid(String message)) {
+            Logger.error(message);
+            Logger.error("try 'stretto-proxy --help'");
+            return USAGE;
+        }
+        if (parsed instanceof ProxyArgs.Version) {
+            textOut.println("stretto-proxy " + VERSION);
+        } else {
+            textOut.print(USAGE_TEXT);
+        }
+        textOut.flush();
+        return 0;
+    }
+
+    private static int session(ProxyOptions options, HostEnvironment host, InputStream in, OutputStream out) {
+        ProxyConfig.Builder config = ProxyConfig.builder(new UpstreamSpec.Command(options.command()))
+                .record(options.record())
+                .domain(options.domain())
+                .agentModel(options.agentModel())
+                .host(host);
+        if (options.retainDays() != null) {
+            config.retainDays(options.retainDays());
+        }
+        try {
+            return Proxy.run(config.build(), in, out);
+        } catch (ProxyStartException e) {
+            Logger.error(e.getMessage());
+            return PROXY_FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Logger.error("interrupted");
+            return PROXY_FAILED;
+        }
+    }
+
+    /**
+     * Sets tinylog's level from {@code --log-level}, else {@code STRETTO_LOG_LEVEL}, else the
+     * properties file's. Must run before the first message: tinylog fixes its configuration
+     * then (a second call in the same process, as in tests, changes nothing).
+     */
+    private static void configureLogging(String optionLevel, Map<String, String> env) {
+        String level = optionLevel;
+        String fromEnv = env.get("STRETTO_LOG_LEVEL");
+        boolean badEnv = false;
+        if (level == null && fromEnv != null && !fromEnv.isBlank()) {
+            level = fromEnv.strip().toLowerCase(Locale.ROOT);
+            if (!ProxyArgs.LEVELS.contains(level)) {
+                badEnv = true;
+                level = null;
+            }
+        }
+        if (level != null && !Configuration.isFrozen()) {
+            Configuration.set("writer.level", level);
+        }
+        if (badEnv) {
+            Logger.warn("ignoring STRETTO_LOG_LEVEL={}: use trace, debug, info, warn, error or off", fromEnv);
+        }
+    }
+}

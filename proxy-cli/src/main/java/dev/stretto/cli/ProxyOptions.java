@@ -1,0 +1,18 @@
+package dev.stretto.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The options of one {@code stretto-proxy} run, as parsed.
+ *
+ * @param record     {@code --record DIR}, or null
+ * @param domain     {@code --domain NAME}, or null
+ * @param agentModel {@code --agent-model MODEL}, or null
+ * @param retainDays {@code --retain-days N}, or null
+ * @param logLevel   {@code --log-level LEVEL}, or null for the default
+ * @param command    the server command after {@code --}; not empty
+ */
+record ProxyOptions(Path record, String domain, String agentModel, Integer retainDays, String logLevel,
+                    List<String> command) {
+}

@@ -1,0 +1,91 @@
+package dev.stretto.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProxyMainTest {
+    private final ByteArrayOutputStream protocol = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream text = new ByteArrayOutputStream();
+
+    private int run(byte[] input, Map<String, String> env, String... args) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(20), () -> ProxyMain.run(args, env,
+                new ByteArrayInputStream(input), protocol, new PrintStream(text, true, StandardCharsets.UTF_8), 77));
+    }
+
+    private int run(String... args) {
+        return run(new byte[0], Map.of("PATH", "/usr/bin:/bin"), args);
+    }
+
+    @Test
+    void helpGoesToStdoutAndExitsZero() {
+        assertEquals(0, run("--help"));
+        assertTrue(text.toString(StandardCharsets.UTF_8).startsWith("Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND..."));
+        assertEquals(0, protocol.size());
+    }
+
+    @Test
+    void versionIsOneLine() {
+        assertEquals(0, run("--version"));
+        assertEquals("stretto-proxy 0.1.0" + System.lineSeparator(), text.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void usageErrorsExitTwoAndWriteNothingToStdout() {
+        assertEquals(2, run("--recrod", "/tmp/x", "--", "cat"));
+        assertEquals(2, run("--record"));
+        assertEquals(2, run("--record", "/tmp/x"));
+        assertEquals(2, run("--record", "/tmp/x", "--retain-days", "many", "--", "cat"));
+        assertEquals(0, protocol.size());
+        assertEquals(0, text.size());
+    }
+
+    @Test
+    void aSessionForwardsTheBytesAndExitsWithTheServersStatus(@TempDir Path tmp) throws Exception {
+        byte[] input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\n\u00e9\n\u00ff".getBytes(StandardCharsets.UTF_8);
+        assertEquals(6, run(input, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString(), "STRETTO_SESSION", "s-9"),
+                "--record=~/logs", "--domain", "orders", "--", "sh", "-c", "cat; exit 6"));
+        assertArrayEquals(input, protocol.toByteArray());
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(tmp.resolve("logs"))) {
+            logs = s.toList();
+        }
+        assertEquals(1, logs.size());
+        List<String> lines = Files.readAllLines(logs.getFirst());
+        assertEquals(1 + 2 * 4, lines.size());
+        assertTrue(lines.getFirst().endsWith("\"domain\":\"orders\",\"agent_model\":null,\"host_session\":\"s-9\"}"),
+                lines.getFirst());
+    }
+
+    @Test
+    void theHostSessionDefaultsToTheParentProcess(@TempDir Path tmp) throws Exception {
+        assertEquals(0, run(new byte[0], Map.of("PATH", "/usr/bin:/bin"), "--record", tmp.toString(), "--", "true"));
+        try (Stream<Path> s = Files.list(tmp)) {
+            String header = Files.readAllLines(s.findFirst().orElseThrow()).getFirst();
+            assertTrue(header.endsWith(",\"host_session\":\"host-77\"}"), header);
+        }
+    }
+
+    @Test
+    void aServerThatCannotStartExits125AndLeavesNoLog(@TempDir Path tmp) throws Exception {
+        assertEquals(125, run(new byte[0], Map.of("PATH", "/nowhere"), "--record", tmp.toString(), "--",
+                "stretto-no-such-server"));
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertEquals(0, s.count());
+        }
+    }
+}

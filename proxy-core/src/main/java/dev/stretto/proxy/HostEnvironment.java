@@ -1,0 +1,50 @@
+package dev.stretto.proxy;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The facts about the proxy's surroundings that a session needs, read by the caller (the CLI
+ * reads its environment and process tree; an embedding program may state them as it likes),
+ * so that proxy-core itself never reads environment variables.
+ *
+ * @param path           the {@code PATH} the server command is looked up on (used in the
+ *                       message when it is not found), or null when unknown
+ * @param home           the home directory a leading {@code ~} of {@code --record} expands
+ *                       to, or null when unknown
+ * @param strettoSession the value of {@code STRETTO_SESSION}, or null when not set
+ * @param parentPid      the process id of the proxy's parent (the MCP host), or -1 when unknown
+ */
+public record HostEnvironment(String path, Path home, String strettoSession, long parentPid) {
+
+    /** Nothing known: no PATH, no home, no host session variable, no parent. */
+    public static final HostEnvironment UNKNOWN = new HostEnvironment(null, null, null, -1);
+
+    /**
+     * The facts as found in an environment map ({@code PATH}, {@code HOME}, falling back to
+     * {@code USERPROFILE}, and {@code STRETTO_SESSION}) and a parent process id.
+     */
+    public static HostEnvironment of(Map<String, String> env, long parentPid) {
+        String home = nonBlank(env.get("HOME"));
+        if (home == null) {
+            home = nonBlank(env.get("USERPROFILE"));
+        }
+        return new HostEnvironment(env.get("PATH"), home == null ? null : Path.of(home),
+                nonBlank(env.get("STRETTO_SESSION")), parentPid);
+    }
+
+    /**
+     * The session of the host this proxy serves, as the log header records it:
+     * {@code STRETTO_SESSION} when set, else {@code host-<parent pid>}, else null.
+     */
+    public String hostSession() {
+        if (strettoSession != null) {
+            return strettoSession;
+        }
+        return parentPid >= 0 ? "host-" + parentPid : null;
+    }
+
+    private static String nonBlank(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

@@ -1,0 +1,135 @@
+package dev.stretto.proxy;
+
+import dev.stretto.proxy.record.LogWriter;
+import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.record.Retention;
+import dev.stretto.proxy.record.SessionId;
+import dev.stretto.proxy.record.SessionLogFile;
+import dev.stretto.proxy.session.HostInput;
+import dev.stretto.proxy.session.Session;
+import dev.stretto.proxy.upstream.ChildProcessUpstream;
+import dev.stretto.proxy.upstream.Upstream;
+import dev.stretto.trace.log.LogHeader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.tinylog.Logger;
+
+/**
+ * Runs one proxy session: the entry point for the CLI and for programs that embed the proxy.
+ *
+ * <pre>{@code
+ * ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("npx", "-y", "some-mcp-server"))
+ *         .record(Path.of("/var/log/agent"))
+ *         .domain("orders")
+ *         .host(HostEnvironment.of(System.getenv(), -1))
+ *         .build();
+ * int status = Proxy.run(config, hostIn, hostOut);
+ * }</pre>
+ *
+ * <p>The proxy forwards every line from {@code hostIn} to the server and every line from the
+ * server to {@code hostOut}, byte for byte, and with a record directory also writes each
+ * line to a new session log. Its own messages go through tinylog (the CLI prints them on
+ * stderr as {@code stretto-proxy: ...}); nothing but the protocol is written to
+ * {@code hostOut}. Nothing here calls {@code System.exit}, reads environment variables or
+ * keeps static state, so several sessions may run in one process.
+ */
+public final class Proxy {
+
+    private Proxy() {
+    }
+
+    /**
+     * Runs a session until it ends: after {@code hostIn} ends and the server has finished
+     * (output the server writes after that still reaches {@code hostOut}), or as soon as the
+     * server ends while {@code hostIn} is still open. When this returns, the session log is
+     * complete and closed and no process the server started is left running.
+     *
+     * <p>{@code hostIn} is read by a daemon thread; when the session ends first, that thread
+     * stays blocked in its read until the stream ends or is closed, and then stops. Neither
+     * stream is closed here.
+     *
+     * @return the exit status: the server's ({@code 128 + n} when signal {@code n} ended a
+     *         child), 0 for an HTTP server, 125 when the proxy failed during the session
+     * @throws ProxyStartException when the session could not start (log not creatable, server
+     *                             not startable); no log is left behind
+     */
+    public static int run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
+            throws ProxyStartException, InterruptedException {
+        Instant started = config.clock().instant();
+        long startNanos = System.nanoTime();
+        String sessionId = SessionId.of(started, ProcessHandle.current().pid());
+
+        SessionLogFile logFile = null;
+        LogWriter logWriter = null;
+        if (config.recordDir() != null) {
+            Path dir = expandHome(config.recordDir(), config.host().home());
+            if (startsWithTilde(dir)) {
+                throw new ProxyStartException("cannot expand ~ in the record directory " + dir
+                        + ": the home directory is not known (HOME is not set)", null);
+            }
+            List<String> problems = config.retainDays() == null ? List.of()
+                    : Retention.apply(dir, config.retainDays(), started);
+            try {
+                logFile = SessionLogFile.create(dir, sessionId);
+            } catch (IOException e) {
+                throw new ProxyStartException("cannot create the session log in " + dir + ": " + Retention.describe(e), e);
+            }
+            sessionId = logFile.session();
+            logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos);
+            String session = sessionId;
+            logWriter.header(() -> LogHeader.of(session, started.toEpochMilli(), config.upstream().loggedCommand(),
+                    config.domain(), config.agentModel(), config.host().hostSession()).toJson());
+            Logger.info("recording to {}", logFile.path());
+            problems.forEach(Logger::warn);
+        }
+
+        Upstream upstream = upstreamFor(config);
+        Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
+        String name = "stretto-session-" + sessionId;
+        try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
+            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut);
+            try {
+                return session.run();
+            } catch (IOException e) {
+                if (logFile != null) {
+                    logFile.discard();
+                }
+                String message = e instanceof dev.stretto.proxy.upstream.UpstreamStartException
+                        ? e.getMessage() : "cannot start the server: " + Retention.describe(e);
+                throw new ProxyStartException(message, e);
+            }
+        }
+    }
+
+    /**
+     * The upstream for the configuration's {@link UpstreamSpec}: the one place where each
+     * kind of server is turned into its {@link Upstream}. A new kind of spec gets its branch
+     * here. (Not a pattern switch: its first bootstrap costs about 100 ms of start-up.)
+     */
+    static Upstream upstreamFor(ProxyConfig config) {
+        UpstreamSpec spec = config.upstream();
+        if (spec instanceof UpstreamSpec.Command c) {
+            return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown());
+        }
+        throw new IllegalArgumentException("no upstream for " + spec.getClass().getName());
+    }
+
+    /**
+     * {@code dir} with a leading {@code ~} replaced by {@code home}: hosts start servers
+     * without a shell, so nothing else expands it. A {@code ~} with no home known is kept.
+     */
+    static Path expandHome(Path dir, Path home) {
+        if (home == null || !startsWithTilde(dir)) {
+            return dir;
+        }
+        return dir.getNameCount() == 1 ? home : home.resolve(dir.subpath(1, dir.getNameCount()));
+    }
+
+    private static boolean startsWithTilde(Path dir) {
+        return !dir.isAbsolute() && dir.getNameCount() > 0 && dir.getName(0).toString().equals("~");
+    }
+}

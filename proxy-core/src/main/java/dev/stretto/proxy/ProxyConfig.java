@@ -1,0 +1,106 @@
+package dev.stretto.proxy;
+
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * Everything one proxy session needs, built in code: by the CLI from its arguments and
+ * environment, or by a program that embeds the proxy. Use {@link #builder(UpstreamSpec)}.
+ *
+ * @param upstream   the server to proxy
+ * @param recordDir  where to write the session log ({@code --record}); a leading {@code ~} is
+ *                   expanded with {@link HostEnvironment#home()}; null records nothing
+ * @param domain     copied into the log header ({@code --domain}), or null
+ * @param agentModel copied into the log header ({@code --agent-model}), or null
+ * @param retainDays delete session logs older than this many days from {@code recordDir}
+ *                   when the session starts ({@code --retain-days}), or null to keep them all
+ * @param host       PATH, home, host session and parent process, as the caller found them
+ * @param shutdown   the shutdown ladder's timings for a child server
+ * @param clock      the wall clock for the session id and {@code started_unix_ms}
+ */
+public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
+                          Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
+                          InstantSource clock) {
+
+    public ProxyConfig {
+        Objects.requireNonNull(upstream, "upstream");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(shutdown, "shutdown");
+        Objects.requireNonNull(clock, "clock");
+        if (retainDays != null && retainDays < 0) {
+            throw new IllegalArgumentException("retainDays must not be negative");
+        }
+        if (retainDays != null && recordDir == null) {
+            throw new IllegalArgumentException("retainDays needs a record directory");
+        }
+    }
+
+    /** A builder for a session with {@code upstream}; everything else starts unset or default. */
+    public static Builder builder(UpstreamSpec upstream) {
+        return new Builder(upstream);
+    }
+
+    /** Builds a {@link ProxyConfig}. Not thread-safe. */
+    public static final class Builder {
+        private final UpstreamSpec upstream;
+        private Path recordDir;
+        private String domain;
+        private String agentModel;
+        private Integer retainDays;
+        private HostEnvironment host = HostEnvironment.UNKNOWN;
+        private ShutdownTimings shutdown = ShutdownTimings.DEFAULT;
+        private InstantSource clock = InstantSource.system();
+
+        private Builder(UpstreamSpec upstream) {
+            this.upstream = Objects.requireNonNull(upstream, "upstream");
+        }
+
+        /** Records the session to a new log in {@code dir} (created if missing). */
+        public Builder record(Path dir) {
+            this.recordDir = dir;
+            return this;
+        }
+
+        /** The header's {@code domain}. */
+        public Builder domain(String domain) {
+            this.domain = domain;
+            return this;
+        }
+
+        /** The header's {@code agent_model}. */
+        public Builder agentModel(String agentModel) {
+            this.agentModel = agentModel;
+            return this;
+        }
+
+        /** Deletes session logs older than {@code days} days from the record directory at start. */
+        public Builder retainDays(int days) {
+            this.retainDays = days;
+            return this;
+        }
+
+        /** The caller's PATH, home, host session and parent process. */
+        public Builder host(HostEnvironment host) {
+            this.host = host;
+            return this;
+        }
+
+        /** The shutdown ladder's timings. */
+        public Builder shutdown(ShutdownTimings shutdown) {
+            this.shutdown = shutdown;
+            return this;
+        }
+
+        /** The wall clock (tests pass a fixed one). */
+        public Builder clock(InstantSource clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** The configuration. */
+        public ProxyConfig build() {
+            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock);
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package dev.stretto.proxy.record;
+
+import dev.stretto.proxy.io.Line;
+import dev.stretto.trace.log.LineClassifier;
+import dev.stretto.trace.log.LogEntry;
+import dev.stretto.trace.log.Source;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.tinylog.Logger;
+
+/**
+ * Writes a session log's entries on a thread of its own, so that forwarding never waits for
+ * the disk.
+ *
+ * <p>Threads and ownership. Any pump calls {@link #record}: under {@code lock} it reads the
+ * clock and enqueues the line, so the order of the queue is the order of the stamps and
+ * {@code t_ms} never decreases down the log. One thread runs {@link #call()}: it alone
+ * classifies lines (message or raw), formats entries and touches {@code out}. It flushes
+ * whenever the queue is empty, so a crash loses at most what is still queued.
+ *
+ * <p>Queue policy: bounded. When it is full (a disk stalled for seconds) the recording pump
+ * waits, and a warning goes to stderr once per session; nothing is dropped. A write that
+ * fails is reported once; the writer then keeps emptying the queue without writing, so the
+ * pumps never wait on a broken log and forwarding goes on.
+ *
+ * <p>Ending: {@link #close()} stops accepting lines and queues an end mark; the writer
+ * writes everything before it, flushes, closes the file and returns. Interrupts do not stop
+ * the writer early (the session's log must be complete when the session returns); only the
+ * end mark does.
+ */
+public final class LogWriter implements Recorder, Callable<Void> {
+
+    /** How many lines may wait for the disk before the pumps wait too. */
+    public static final int DEFAULT_CAPACITY = 1024;
+
+    private static final Item END = new Item(-1, null, null, null);
+
+    private final Path path;
+    private final OutputStream out;
+    private final LongSupplier nanoTime;
+    private final long startNanos;
+    private final BlockingQueue<Item> queue;
+    private final Runnable afterFlush;
+    private final ReentrantLock lock = new ReentrantLock();
+    // Guarded by lock.
+    private boolean closed;
+    // Guarded by lock.
+    private boolean warnedFull;
+    // Writer thread only.
+    private boolean failed;
+
+    /**
+     * A writer of entries to {@code out} (the log at {@code path}, named in messages), whose
+     * {@code t_ms} counts from {@code startNanos} on the {@code nanoTime} clock.
+     */
+    public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos) {
+        this(path, out, nanoTime, startNanos, DEFAULT_CAPACITY, () -> {
+        });
+    }
+
+    // Tests pass a small capacity and a hook that runs on the writer thread after each flush.
+    LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {
+        this.path = path;
+        this.out = new BufferedOutputStream(out, 64 * 1024);
+        this.nanoTime = nanoTime;
+        this.startNanos = startNanos;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.afterFlush = afterFlush;
+    }
+
+    /**
+     * Queues the header line, to be written first. It is made on the writer thread: building
+     * it loads the JSON classes, which would otherwise delay the server's start.
+     */
+    public void header(Supplier<String> headerJson) {
+        if (!queue.offer(new Item(-1, null, null, headerJson))) {
+            throw new IllegalStateException("the header must be queued before any line");
+        }
+    }
+
+    @Override
+    public void record(Source from, Line line) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            if (closed) {
+                return;
+            }
+            long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
+            enqueue(new Item(tMs, from, line.bytes(), null));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        boolean interrupted = false;
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            // The end mark must get in even when the closing thread is being interrupted,
+            // or the writer would wait for it forever.
+            while (true) {
+                try {
+                    enqueue(END);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    // Holding lock: waiting here keeps every other recorder waiting too, which is what keeps
+    // the log in stamp order.
+    private void enqueue(Item item) throws InterruptedException {
+        if (queue.offer(item)) {
+            return;
+        }
+        if (!warnedFull) {
+            warnedFull = true;
+            Logger.warn("the session log {} is falling behind (slow disk?); forwarding waits for it, nothing is dropped",
+                    path);
+        }
+        queue.put(item);
+    }
+
+    /** The writer loop; returns once {@link #close()} was called and everything before it is written. */
+    @Override
+    public Void call() {
+        try {
+            while (true) {
+                Item item = queue.poll();
+                if (item == null) {
+                    flush();
+                    item = takeUninterruptibly();
+                }
+                if (item == END) {
+                    flush();
+                    return null;
+                }
+                write(item);
+            }
+        } finally {
+            try {
+                out.close();
+            } catch (IOException e) {
+                fail(e);
+            }
+        }
+    }
+
+    private Item takeUninterruptibly() {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return queue.take();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void write(Item item) {
+        if (failed) {
+            return;
+        }
+        String json = item.header != null ? item.header.get()
+                : new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
+        try {
+            out.write(json.getBytes(StandardCharsets.UTF_8));
+            out.write('\n');
+        } catch (IOException e) {
+            fail(e);
+        }
+    }
+
+    private void flush() {
+        if (failed) {
+            return;
+        }
+        try {
+            out.flush();
+        } catch (IOException e) {
+            fail(e);
+            return;
+        }
+        afterFlush.run();
+    }
+
+    private void fail(IOException e) {
+        if (!failed) {
+            failed = true;
+            Logger.error("cannot write the session log {} ({}); forwarding goes on, the rest of the session is not recorded",
+                    path, Retention.describe(e));
+        }
+    }
+
+    private record Item(long tMs, Source from, byte[] bytes, Supplier<String> header) {
+    }
+}

@@ -1,0 +1,31 @@
+package dev.stretto.proxy.record;
+
+import dev.stretto.proxy.io.Line;
+import dev.stretto.trace.log.Source;
+
+/**
+ * Where the pumps hand each line before forwarding it. Thread-safe: every pump calls it.
+ */
+public interface Recorder {
+
+    /** Records nothing: a session without {@code --record}. */
+    Recorder NONE = new Recorder() {
+        @Override
+        public void record(Source from, Line line) {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    /**
+     * Stamps {@code line} with the time now and queues it for the log. Returns as soon as
+     * it is queued; waits only while the queue is full. Lines recorded after {@link #close()}
+     * are ignored.
+     */
+    void record(Source from, Line line) throws InterruptedException;
+
+    /** No more lines: what is queued is written out, then the log is closed. Idempotent. */
+    void close();
+}

@@ -1,0 +1,75 @@
+package dev.stretto.proxy.record;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code --retain-days}: deletes session logs ({@code *.jsonl} and {@code *.json} files, in
+ * the directory and below it) last modified before a cut-off. Symbolic links are not
+ * followed. A file that cannot be deleted is skipped and named in the returned problems;
+ * nothing here stops a session from starting.
+ */
+public final class Retention {
+
+    private Retention() {
+    }
+
+    /**
+     * Deletes the logs under {@code dir} older than {@code days} days before {@code now}.
+     *
+     * @return one message for each file or directory that could not be dealt with
+     */
+    public static List<String> apply(Path dir, int days, Instant now) {
+        Instant cutoff = now.minus(Duration.ofDays(days));
+        List<String> problems = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return problems;
+        }
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    String name = file.getFileName().toString();
+                    if (attrs.isRegularFile() && (name.endsWith(".jsonl") || name.endsWith(".json"))
+                            && attrs.lastModifiedTime().toInstant().isBefore(cutoff)) {
+                        try {
+                            Files.delete(file);
+                        } catch (IOException e) {
+                            problems.add("cannot delete old log " + file + ": " + describe(e));
+                        }
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    problems.add("cannot look at " + file + " for --retain-days: " + describe(e));
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            problems.add("cannot clean up old logs in " + dir + ": " + describe(e));
+        }
+        return problems;
+    }
+
+    /** A short description of an I/O failure for a message, without a stack trace. */
+    public static String describe(IOException e) {
+        return switch (e) {
+            case java.nio.file.AccessDeniedException x -> "permission denied";
+            case java.nio.file.NoSuchFileException x -> "no such file or directory";
+            case java.nio.file.FileAlreadyExistsException x -> x.getReason() != null ? x.getReason() : "it already exists";
+            case java.nio.file.NotDirectoryException x -> "not a directory";
+            case java.nio.file.FileSystemException x when x.getReason() != null -> x.getReason();
+            default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        };
+    }
+}

@@ -1,0 +1,73 @@
+package dev.stretto.proxy.record;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * A session log file, newly and exclusively created, readable and writable by its owner
+ * only (where the file system has POSIX permissions, they are set as the file is created,
+ * so no other user can open it in between).
+ *
+ * <p>The stream is a plain {@link FileOutputStream}, not a channel: an interrupt must not
+ * close the log while the writer drains it at the end of a session.
+ *
+ * @param path    the file
+ * @param session the session id that names it (the base id, plus {@code -<n>} when another
+ *                session of the same process took the same millisecond)
+ * @param out     the open stream, positioned at the start of the empty file
+ */
+public record SessionLogFile(Path path, String session, OutputStream out) {
+
+    private static final int MAX_SUFFIX = 1000;
+
+    /**
+     * Creates {@code dir} if needed and a new log {@code dir/<baseId>.jsonl} in it. Should a
+     * file of that name exist already (two embedded sessions in one millisecond), the id gets
+     * the suffix {@code -1}, {@code -2}, ...; an existing file is never opened.
+     */
+    public static SessionLogFile create(Path dir, String baseId) throws IOException {
+        Files.createDirectories(dir);
+        boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+        for (int n = 0; n < MAX_SUFFIX; n++) {
+            String id = n == 0 ? baseId : baseId + "-" + n;
+            Path path = dir.resolve(id + ".jsonl");
+            try {
+                if (posix) {
+                    Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                } else {
+                    Files.createFile(path);
+                }
+            } catch (FileAlreadyExistsException e) {
+                continue;
+            }
+            try {
+                return new SessionLogFile(path, id, new FileOutputStream(path.toFile()));
+            } catch (IOException e) {
+                Files.deleteIfExists(path);
+                throw e;
+            }
+        }
+        throw new FileAlreadyExistsException(dir.resolve(baseId + ".jsonl").toString(), null,
+                "too many sessions started in the same millisecond");
+    }
+
+    /** Closes and deletes the file: the session did not start, so it leaves no log. */
+    public void discard() {
+        try {
+            out.close();
+        } catch (IOException ignored) {
+            // The file is deleted next; a failed close changes nothing for the user.
+        }
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // Nothing more can be done; the caller reports the start failure itself.
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.stretto.proxy.session;
+
+import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.upstream.Upstream;
+import dev.stretto.trace.log.Source;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.StructuredTaskScope;
+import java.util.concurrent.StructuredTaskScope.Joiner;
+import java.util.concurrent.StructuredTaskScope.Subtask;
+import java.util.concurrent.locks.ReentrantLock;
+import org.tinylog.Logger;
+
+/**
+ * One proxied session: the only place that opens a {@link StructuredTaskScope} and decides
+ * how it ends.
+ *
+ * <p>Threads and ownership. The caller's thread runs {@link #run()}: it starts the upstream,
+ * opens the scope, forks, joins and tears down. The forks, each on a virtual thread:
+ * <ul>
+ * <li>the client pump: host input queue, then recorder, then upstream;</li>
+ * <li>the upstream's end ({@link Upstream#awaitEnd()}): for a child, the pump that reads the
+ *     server's stdout and hands each line to the server sink; its return ends the session;</li>
+ * <li>the upstream's companions (the HTTP GET stream), if any;</li>
+ * <li>the log writer, if the session is recorded.</li>
+ * </ul>
+ * The host's input is read outside the scope (see {@link HostInput}). Server lines pass
+ * through {@code sinkLock}: each is recorded, then written to the host, in one step, so the
+ * log and the host see server lines in the same order however many threads deliver them.
+ *
+ * <p>Ending. The session ends when the upstream's end returns (after the host's input ended
+ * and the server finished, or as soon as the server ends first), or when any fork fails.
+ * The scope is then cancelled, which interrupts the client pump's wait for host input. The
+ * upstream is aborted before the scope closes, since a read of a child's pipe does not
+ * answer to interrupts, and the recorder is closed so the log writer drains every queued
+ * line and returns: the log is complete when {@code run} returns.
+ */
+public final class Session {
+    private final String name;
+    private final Upstream upstream;
+    private final Recorder recorder;
+    private final Callable<Void> recorderLoop;
+    private final HostInput hostIn;
+    private final HostOutput hostOut;
+    private final ReentrantLock sinkLock = new ReentrantLock();
+
+    /**
+     * A session that is not yet started.
+     *
+     * @param name         names the scope and its threads (for thread dumps)
+     * @param upstream     the server end, not yet started
+     * @param recorder     where every line goes before it is forwarded ({@link Recorder#NONE}
+     *                     when not recording)
+     * @param recorderLoop the log writer's loop, forked into the scope, or null
+     * @param hostIn       the host's input
+     * @param hostOut      the host's output; the protocol only
+     */
+    public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
+                   HostInput hostIn, OutputStream hostOut) {
+        this.name = name;
+        this.upstream = upstream;
+        this.recorder = recorder;
+        this.recorderLoop = recorderLoop;
+        this.hostIn = hostIn;
+        this.hostOut = new HostOutput(hostOut);
+    }
+
+    /** The upstream's status, as its end returned it. */
+    private record Ended(int status) {
+    }
+
+    /**
+     * Starts the upstream and runs the session to its end.
+     *
+     * @return the exit status: the upstream's ({@link Upstream#awaitEnd()}), or 125 when the
+     *         session failed in the proxy itself (reported on stderr)
+     * @throws IOException when the upstream cannot be started (nothing was forked then)
+     */
+    public int run() throws IOException, InterruptedException {
+        try {
+            upstream.start(this::fromServer);
+        } catch (IOException | RuntimeException e) {
+            upstream.abort();
+            throw e;
+        }
+        Subtask<Object> end = null;
+        List<Subtask<Object>> others = new ArrayList<>();
+        try (var scope = StructuredTaskScope.open(
+                Joiner.<Object>allUntil(s -> s.state() == Subtask.State.FAILED
+                        || s.state() == Subtask.State.SUCCESS && s.get() instanceof Ended),
+                cf -> cf.withName(name).withThreadFactory(Thread.ofVirtual().name(name + "-", 0).factory()))) {
+            try {
+                if (recorderLoop != null) {
+                    others.add(scope.fork(() -> recorderLoop.call()));
+                }
+                end = scope.fork(() -> new Ended(upstream.awaitEnd()));
+                others.add(scope.fork(() -> new ClientPump(hostIn, recorder, upstream).call()));
+                for (Callable<Void> companion : upstream.companions()) {
+                    others.add(scope.fork(() -> companion.call()));
+                }
+                scope.join();
+            } finally {
+                // Before the scope closes: a child's pipe read only ends when the child does,
+                // and the log writer only returns once the recorder is closed.
+                upstream.abort();
+                recorder.close();
+            }
+        }
+        if (end.state() == Subtask.State.SUCCESS) {
+            return ((Ended) end.get()).status();
+        }
+        Throwable failure = end.state() == Subtask.State.FAILED ? end.exception() : null;
+        for (Subtask<Object> s : others) {
+            if (failure == null && s.state() == Subtask.State.FAILED) {
+                failure = s.exception();
+            }
+        }
+        Logger.error("the session failed: {}", failure == null ? "unknown cause" : describe(failure));
+        Logger.debug(failure, "session failure");
+        return 125;
+    }
+
+    private static String describe(Throwable t) {
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m;
+    }
+
+    // The server sink: record, then forward, as one step (see the class comment).
+    private void fromServer(byte[] bytes, boolean newline) {
+        sinkLock.lock();
+        try {
+            try {
+                recorder.record(Source.SERVER, new Line(bytes, newline));
+            } catch (InterruptedException e) {
+                // The session is ending; the line still reaches the host.
+                Thread.currentThread().interrupt();
+            }
+            hostOut.write(bytes, newline);
+        } finally {
+            sinkLock.unlock();
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package dev.stretto.proxy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole sessions embedded in-process, with real child processes as servers. */
+class ProxyTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration LIMIT = Duration.ofSeconds(20);
+    private static final ShutdownTimings QUICK = new ShutdownTimings(Duration.ofMillis(200), Duration.ofMillis(200));
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static ProxyConfig.Builder sh(String script) {
+        return ProxyConfig.builder(UpstreamSpec.Command.of("sh", "-c", script)).shutdown(QUICK);
+    }
+
+    private static int run(ProxyConfig config, java.io.InputStream in, ByteArrayOutputStream out) {
+        return assertTimeoutPreemptively(LIMIT, () -> Proxy.run(config, in, out));
+    }
+
+    /** Everything awkward a host may send, ending in a line without its newline. */
+    private static byte[] awkwardInput() {
+        ByteArrayOutputStream in = new ByteArrayOutputStream();
+        in.writeBytes(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"));
+        in.writeBytes(bytes("{\"jsonrpc\":\"2.0\",\"id\":2}\r\n"));
+        in.writeBytes(bytes("\n\n"));
+        in.writeBytes(new byte[]{(byte) 0xff, (byte) 0xfe, 'x', (byte) 0xc3, '\n'});
+        byte[] big = new byte[8 * 1024 * 1024];
+        Arrays.fill(big, (byte) 'a');
+        big[0] = '"';
+        big[big.length - 1] = '"';
+        in.writeBytes(big);
+        in.write('\n');
+        in.writeBytes(bytes("  not json  \n"));
+        in.writeBytes(bytes("{\"last\":true}"));
+        return in.toByteArray();
+    }
+
+    @Test
+    void anEmbeddedSessionThroughCatGivesBackExactlyTheBytesItGot() throws Exception {
+        byte[] input = awkwardInput();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = run(ProxyConfig.builder(UpstreamSpec.Command.of("cat")).build(),
+                new ByteArrayInputStream(input), out);
+        assertEquals(0, status);
+        assertArrayEquals(input, out.toByteArray());
+    }
+
+    @Test
+    void aRecordedSessionLogsTheHeaderAndEveryLineClientFirst(@TempDir Path tmp) throws Exception {
+        byte[] input = awkwardInput();
+        Instant start = Instant.parse("2026-09-23T21:20:00.123Z");
+        // The words after the script are sh's $0 and $1: cat sees no arguments.
+        ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("sh", "-c", "exec cat", "--api-key", "sk-1"))
+                .record(tmp.resolve("logs"))
+                .domain("orders")
+                .host(new HostEnvironment("/bin", tmp, null, 4321))
+                .clock(InstantSource.fixed(start))
+                .build();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, run(config, new ByteArrayInputStream(input), out));
+        assertArrayEquals(input, out.toByteArray());
+
+        List<Path> logs = logsIn(tmp.resolve("logs"));
+        assertEquals(1, logs.size());
+        Path log = logs.getFirst();
+        String session = "20260923T212000.123Z-" + ProcessHandle.current().pid();
+        assertEquals(session + ".jsonl", log.getFileName().toString());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(log)));
+
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        assertEquals("{\"stretto_mcp_log\":2,\"session\":\"" + session + "\",\"started_unix_ms\":1790198400123,"
+                + "\"server_command\":[\"sh\",\"-c\",\"exec cat\",\"--api-key\",\"<redacted>\"],"
+                + "\"domain\":\"orders\",\"agent_model\":null,\"host_session\":\"host-4321\"}", lines.getFirst());
+
+        List<JsonNode> entries = new ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            entries.add(JSON.readTree(l));
+        }
+        assertEquals(2 * 8, entries.size());
+        long last = 0;
+        int clientSeen = 0;
+        int serverSeen = 0;
+        for (JsonNode e : entries) {
+            long t = e.get("t_ms").asLong();
+            assertTrue(t >= last, "t_ms decreased");
+            last = t;
+            if (e.get("from").asText().equals("client")) {
+                clientSeen++;
+            } else {
+                serverSeen++;
+                assertTrue(serverSeen <= clientSeen, "a server line was logged before the client line it echoes");
+            }
+        }
+        List<JsonNode> client = entries.stream().filter(e -> e.get("from").asText().equals("client")).toList();
+        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", client.get(0).get("message").toString());
+        assertEquals("", client.get(2).get("raw").asText());
+        assertEquals("\uFFFD\uFFFDx\uFFFD", client.get(4).get("raw").asText());
+        assertEquals(8 * 1024 * 1024 - 2, client.get(5).get("message").asText().length());
+        assertEquals("  not json  ", client.get(6).get("raw").asText());
+        assertEquals(true, client.get(7).get("message").get("last").asBoolean());
+    }
+
+    @Test
+    void outputTheServerWritesAfterTheHostsEndStillReachesTheHost() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = run(sh("cat; echo bye; exit 5").build(), new ByteArrayInputStream(bytes("a\n")), out);
+        assertEquals(5, status);
+        assertEquals("a\nbye\n", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aServerThatExitsFirstEndsTheSessionWhileTheHostStillHoldsItsInputOpen() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OpenInput in = new OpenInput(bytes("hello\n"))) {
+            int status = run(sh("read line; echo \"got $line\"; exit 3").build(), in, out);
+            assertEquals(3, status);
+        }
+        assertEquals("got hello\n", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aServerKilledByASignalGivesTheSignalStatus() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OpenInput in = new OpenInput(new byte[0])) {
+            assertEquals(128 + 9, run(sh("kill -KILL $$").build(), in, out));
+        }
+    }
+
+    @Test
+    void noProcessOfAServerThatIgnoresItsClosedInputOutlivesTheSession() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = run(sh("trap '' TERM; sleep 1000 & echo $!; wait").build(),
+                new ByteArrayInputStream(new byte[0]), out);
+        assertEquals(128 + 9, status);
+        long sleepPid = Long.parseLong(out.toString(StandardCharsets.UTF_8).trim());
+        var handle = ProcessHandle.of(sleepPid);
+        if (handle.isPresent()) {
+            handle.get().onExit().get(10, TimeUnit.SECONDS);
+            assertFalse(handle.get().isAlive(), "the server's child outlived the session");
+        }
+    }
+
+    @Test
+    void aServerThatCannotStartLeavesNoLog(@TempDir Path tmp) throws Exception {
+        ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("stretto-no-such-server"))
+                .record(tmp)
+                .host(new HostEnvironment("/nowhere", null, null, -1))
+                .build();
+        ProxyStartException e = assertThrows(ProxyStartException.class,
+                () -> Proxy.run(config, new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()));
+        assertEquals("cannot start the server: command not found: stretto-no-such-server (searched PATH=/nowhere)",
+                e.getMessage());
+        assertEquals(List.of(), logsIn(tmp));
+    }
+
+    @Test
+    void aLogThatCannotBeCreatedStopsTheSessionBeforeTheServerStarts(@TempDir Path tmp) throws Exception {
+        Path blocker = tmp.resolve("file");
+        Files.writeString(blocker, "x");
+        Path marker = tmp.resolve("started");
+        ProxyConfig config = sh("touch '" + marker + "'").record(blocker.resolve("logs")).build();
+        ProxyStartException e = assertThrows(ProxyStartException.class,
+                () -> Proxy.run(config, new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()));
+        assertTrue(e.getMessage().startsWith("cannot create the session log in " + blocker.resolve("logs")),
+                e.getMessage());
+        assertFalse(Files.exists(marker), "the server was started");
+    }
+
+    @Test
+    void aLeadingTildeIsTheHomeDirectoryAndOldLogsAreRetiredAtStart(@TempDir Path home) throws Exception {
+        Path logs = home.resolve("stretto/logs");
+        Files.createDirectories(logs);
+        Path old = logs.resolve("old.jsonl");
+        Files.writeString(old, "{}\n");
+        Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(Duration.ofDays(3))));
+        ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("cat"))
+                .record(Path.of("~/stretto/logs"))
+                .retainDays(2)
+                .host(new HostEnvironment("/bin", home, "sess-1", 1))
+                .build();
+        assertEquals(0, run(config, new ByteArrayInputStream(bytes("x\n")), new ByteArrayOutputStream()));
+        List<Path> found = logsIn(logs);
+        assertEquals(1, found.size());
+        assertFalse(Files.exists(old));
+        assertTrue(Files.readString(found.getFirst()).lines().findFirst().orElseThrow()
+                .endsWith(",\"host_session\":\"sess-1\"}"));
+    }
+
+    private static List<Path> logsIn(Path dir) throws Exception {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.toString().endsWith(".jsonl")).toList();
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package dev.stretto.proxy.record;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stretto.proxy.io.Line;
+import dev.stretto.trace.log.Source;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class LogWriterTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path NAME = Path.of("test.jsonl");
+
+    private static Line line(String s) {
+        return new Line(s.getBytes(StandardCharsets.UTF_8), true);
+    }
+
+    private static List<JsonNode> entries(ByteArrayOutputStream out) throws IOException {
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String l : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            if (!l.isEmpty()) {
+                nodes.add(JSON.readTree(l));
+            }
+        }
+        return nodes;
+    }
+
+    /** A byte sink whose content can be read while the writer thread writes. */
+    private static final class SyncBytes extends ByteArrayOutputStream {
+        @Override
+        public synchronized String toString(java.nio.charset.Charset cs) {
+            return super.toString(cs);
+        }
+    }
+
+    @Test
+    void entriesAreWrittenInRecordOrderWithTimesThatNeverDecrease() throws Exception {
+        SyncBytes out = new SyncBytes();
+        AtomicLong nanos = new AtomicLong();
+        // Each read of the clock moves it on by 0.4 ms, so stamps differ and collide in turn.
+        LogWriter w = new LogWriter(NAME, out, () -> nanos.addAndGet(400_000), 0, 8, () -> {
+        });
+        Thread writer = Thread.ofVirtual().start(w::call);
+        Thread[] producers = new Thread[2];
+        for (int p = 0; p < 2; p++) {
+            Source from = p == 0 ? Source.CLIENT : Source.SERVER;
+            producers[p] = Thread.ofVirtual().start(() -> {
+                for (int i = 0; i < 500; i++) {
+                    try {
+                        w.record(from, line("{\"n\":" + i + "}"));
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                }
+            });
+        }
+        for (Thread t : producers) {
+            assertTrue(t.join(java.time.Duration.ofSeconds(10)), "producer did not finish");
+        }
+        w.close();
+        assertTrue(writer.join(java.time.Duration.ofSeconds(10)), "writer did not finish after close");
+
+        List<JsonNode> entries = entries(out);
+        assertEquals(1000, entries.size());
+        long last = -1;
+        int[] next = {0, 0};
+        for (JsonNode e : entries) {
+            long t = e.get("t_ms").asLong();
+            assertTrue(t >= last, "t_ms decreased: " + t + " after " + last);
+            last = t;
+            int who = e.get("from").asText().equals("client") ? 0 : 1;
+            assertEquals(next[who]++, e.get("message").get("n").asInt(), "lines of one thread out of order");
+        }
+        assertEquals(entries.size() * 400_000L / 1_000_000, last, 1);
+    }
+
+    @Test
+    void aLineIsFlushedAsSoonAsTheQueueIsEmpty() throws Exception {
+        SyncBytes out = new SyncBytes();
+        Semaphore flushed = new Semaphore(0);
+        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime(), 8, flushed::release);
+        Thread writer = Thread.ofVirtual().start(w::call);
+        try {
+            flushed.drainPermits();
+            w.record(Source.CLIENT, line("not json"));
+            assertTrue(flushed.tryAcquire(10, SECONDS), "no flush after a line");
+            List<JsonNode> entries = entries(out);
+            assertEquals(1, entries.size(), "line not on disk before close");
+            assertEquals("not json", entries.get(0).get("raw").asText());
+            assertEquals("client", entries.get(0).get("from").asText());
+        } finally {
+            w.close();
+            writer.join();
+        }
+    }
+
+    @Test
+    void closeDrainsEverythingQueuedEvenWhenTheWriterIsInterrupted() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch firstFlush = new CountDownLatch(1);
+        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime(), 64, () -> {
+            firstFlush.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread writer = Thread.ofVirtual().start(w::call);
+        w.record(Source.SERVER, line("{\"n\":0}"));
+        assertTrue(firstFlush.await(10, SECONDS), "writer never flushed");
+        for (int i = 1; i < 50; i++) {
+            w.record(Source.SERVER, line("{\"n\":" + i + "}"));
+        }
+        writer.interrupt();
+        w.close();
+        w.record(Source.SERVER, line("{\"after\":\"close\"}"));
+        release.countDown();
+        assertTrue(writer.join(java.time.Duration.ofSeconds(10)), "writer did not finish");
+        List<JsonNode> entries = entries(out);
+        assertEquals(50, entries.size());
+        for (int i = 0; i < 50; i++) {
+            assertEquals(i, entries.get(i).get("message").get("n").asInt());
+        }
+    }
+
+    @Test
+    void aFullQueueMakesTheRecorderWaitAndDropsNothing() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch blocked = new CountDownLatch(1);
+        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime(), 2, () -> {
+            blocked.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread writer = Thread.ofVirtual().start(w::call);
+        w.record(Source.CLIENT, line("0"));
+        assertTrue(blocked.await(10, SECONDS));
+        CountDownLatch producerDone = new CountDownLatch(1);
+        Thread producer = Thread.ofVirtual().start(() -> {
+            try {
+                for (int i = 1; i < 20; i++) {
+                    w.record(Source.CLIENT, line(Integer.toString(i)));
+                }
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            producerDone.countDown();
+        });
+        assertFalse(producerDone.await(200, java.util.concurrent.TimeUnit.MILLISECONDS),
+                "recording went on past a full queue");
+        release.countDown();
+        assertTrue(producerDone.await(10, SECONDS), "producer still waiting after the writer caught up");
+        producer.join();
+        w.close();
+        writer.join();
+        List<JsonNode> entries = entries(out);
+        assertEquals(20, entries.size());
+        for (int i = 0; i < 20; i++) {
+            assertEquals(i, entries.get(i).get("message").asInt());
+        }
+    }
+
+    @Test
+    void aBrokenLogNeverStopsTheRecorders() throws Exception {
+        AtomicLong writes = new AtomicLong();
+        OutputStream broken = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                writes.incrementAndGet();
+                throw new IOException("No space left on device");
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                writes.incrementAndGet();
+                throw new IOException("No space left on device");
+            }
+        };
+        LogWriter w = new LogWriter(NAME, broken, System::nanoTime, System.nanoTime(), 2, () -> {
+        });
+        Thread writer = Thread.ofVirtual().start(w::call);
+        byte[] big = new byte[100_000];
+        for (int i = 0; i < 200; i++) {
+            w.record(Source.SERVER, new Line(big, true));
+        }
+        w.close();
+        assertTrue(writer.join(java.time.Duration.ofSeconds(10)), "writer stuck on a broken log");
+        assertEquals(1, writes.get(), "writer kept writing to a broken log");
+    }
+
+    @Test
+    void headerIsTheFirstLine() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime());
+        w.header(() -> "{\"stretto_mcp_log\":2}");
+        Thread writer = Thread.ofVirtual().start(w::call);
+        w.record(Source.CLIENT, new Line("{\"a\":1}\r".getBytes(StandardCharsets.UTF_8), true));
+        w.close();
+        writer.join();
+        String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals("{\"stretto_mcp_log\":2}", lines[0]);
+        assertTrue(lines[1].matches("\\{\"t_ms\":\\d+,\"from\":\"client\",\"message\":\\{\"a\":1}}"), lines[1]);
+    }
+}

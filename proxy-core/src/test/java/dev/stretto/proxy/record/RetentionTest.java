@@ -1,0 +1,46 @@
+package dev.stretto.proxy.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RetentionTest {
+
+    private static Path file(Path p, Instant modified) throws Exception {
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, "x");
+        Files.setLastModifiedTime(p, FileTime.from(modified));
+        return p;
+    }
+
+    @Test
+    void deletesOnlyOldLogsInTheTreeAndKeepsEverythingElse(@TempDir Path dir) throws Exception {
+        Instant now = Instant.parse("2026-10-01T00:00:00Z");
+        Instant old = now.minus(Duration.ofDays(8));
+        Instant recent = now.minus(Duration.ofDays(6));
+        Path oldLog = file(dir.resolve("a.jsonl"), old);
+        Path oldNested = file(dir.resolve("sub/deeper/b.json"), old);
+        Path oldOther = file(dir.resolve("notes.txt"), old);
+        Path recentLog = file(dir.resolve("sub/c.jsonl"), recent);
+        List<String> problems = Retention.apply(dir, 7, now);
+        assertEquals(List.of(), problems);
+        assertFalse(Files.exists(oldLog));
+        assertFalse(Files.exists(oldNested));
+        assertTrue(Files.exists(oldOther));
+        assertTrue(Files.exists(recentLog));
+    }
+
+    @Test
+    void aMissingDirectoryIsNothingToDo(@TempDir Path dir) {
+        assertEquals(List.of(), Retention.apply(dir.resolve("none"), 1, Instant.now()));
+    }
+}
