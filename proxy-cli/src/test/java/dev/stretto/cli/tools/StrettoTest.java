@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.log.SessionLog;
+import dev.stretto.trace.testing.Fixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
