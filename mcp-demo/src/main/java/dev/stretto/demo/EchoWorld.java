@@ -2,6 +2,7 @@ package dev.stretto.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.trace.json.CanonicalJson;
 
 import java.util.List;
 
@@ -30,14 +31,14 @@ record EchoWorld() implements World {
     }
 
     private static ObjectNode schema() {
-        ObjectNode properties = CompactJson.object();
+        ObjectNode properties = DemoJson.object();
         properties.putObject("delay_ms").put("type", "integer").put("minimum", 0).put("maximum", MAX_DELAY_MS)
                 .put("description", "Milliseconds to wait before answering (at most 10000).");
         properties.putObject("fail").put("type", "boolean")
                 .put("description", "When true, the call answers with an error result.");
         properties.putObject("text").put("type", "string")
                 .put("description", "Any text; it comes back in the answer.");
-        ObjectNode schema = CompactJson.object();
+        ObjectNode schema = DemoJson.object();
         schema.set("properties", properties);
         schema.put("type", "object");
         return schema;
@@ -45,7 +46,7 @@ record EchoWorld() implements World {
 
     @Override
     public ToolResult call(String tool, ObjectNode arguments) {
-        String echoed = CompactJson.write(arguments);
+        String echoed = CanonicalJson.write(arguments);
         JsonNode fail = arguments.get("fail");
         if (fail != null && fail.isBoolean() && fail.booleanValue()) {
             return ToolResult.error(tool + " failed, as asked: " + echoed);

@@ -12,7 +12,7 @@ enum Hint {
     NONE;
 
     ObjectNode annotations() {
-        ObjectNode node = CompactJson.object();
+        ObjectNode node = DemoJson.object();
         switch (this) {
             case READ_ONLY -> node.put("readOnlyHint", true);
             case WRITE -> node.put("readOnlyHint", false);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.trace.json.CanonicalJson;
 
 import java.util.List;
 import java.util.Optional;
@@ -48,8 +49,8 @@ final class McpHandler {
     Inbound receive(byte[] bytes, int off, int len) {
         JsonNode message;
         try {
-            message = CompactJson.parse(bytes, off, len);
-        } catch (CompactJson.MalformedJsonException e) {
+            message = DemoJson.parse(bytes, off, len);
+        } catch (DemoJson.MalformedJsonException e) {
             return new Inbound.Rejected(error(NullNode.instance, PARSE_ERROR, "Parse error"));
         }
         return receive(message);
@@ -79,7 +80,7 @@ final class McpHandler {
         JsonNode params = message.get("params");
         return switch (method.textValue()) {
             case "initialize" -> initialize(id, params);
-            case "ping" -> new Inbound.Answer(result(id, CompactJson.object()));
+            case "ping" -> new Inbound.Answer(result(id, DemoJson.object()));
             case "tools/list" -> new Inbound.Answer(result(id, toolList()));
             case "tools/call" -> toolCall(id, params);
             default -> new Inbound.Answer(error(id, METHOD_NOT_FOUND, "Method not found: " + method.textValue()));
@@ -91,7 +92,7 @@ final class McpHandler {
         String version = asked != null && asked.isTextual() && PROTOCOL_VERSIONS.contains(asked.textValue())
                 ? asked.textValue()
                 : NEWEST_PROTOCOL_VERSION;
-        ObjectNode result = CompactJson.object();
+        ObjectNode result = DemoJson.object();
         result.putObject("capabilities").putObject("tools").put("listChanged", false);
         result.put("instructions", INSTRUCTIONS);
         result.put("protocolVersion", version);
@@ -100,7 +101,7 @@ final class McpHandler {
     }
 
     private ObjectNode toolList() {
-        ObjectNode result = CompactJson.object();
+        ObjectNode result = DemoJson.object();
         var list = result.putArray("tools");
         tools.listed().forEach(tool -> list.add(tool.toJson()));
         return result;
@@ -121,7 +122,7 @@ final class McpHandler {
         JsonNode given = params.get("arguments");
         ObjectNode arguments;
         if (given == null || given.isNull()) {
-            arguments = CompactJson.object();
+            arguments = DemoJson.object();
         } else if (given instanceof ObjectNode object) {
             arguments = object;
         } else {
@@ -139,28 +140,28 @@ final class McpHandler {
     }
 
     static String result(JsonNode id, JsonNode result) {
-        ObjectNode message = CompactJson.object();
+        ObjectNode message = DemoJson.object();
         message.set("id", id);
         message.put("jsonrpc", "2.0");
         message.set("result", result);
-        return CompactJson.write(message);
+        return CanonicalJson.write(message);
     }
 
     static String error(JsonNode id, int code, String text) {
-        ObjectNode message = CompactJson.object();
+        ObjectNode message = DemoJson.object();
         message.putObject("error").put("code", code).put("message", text);
         message.set("id", id);
         message.put("jsonrpc", "2.0");
-        return CompactJson.write(message);
+        return CanonicalJson.write(message);
     }
 
     /** A {@code notifications/message} log notification at level info. */
     static String logMessage(String data) {
-        ObjectNode message = CompactJson.object();
+        ObjectNode message = DemoJson.object();
         message.put("jsonrpc", "2.0");
         message.put("method", "notifications/message");
         message.putObject("params").put("data", data).put("level", "info");
-        return CompactJson.write(message);
+        return CanonicalJson.write(message);
     }
 
     /** An error the transport itself raises (HTTP status problems), without a request id. */

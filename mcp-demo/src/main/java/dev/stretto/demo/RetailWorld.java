@@ -2,6 +2,7 @@ package dev.stretto.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.trace.json.CanonicalJson;
 
 import java.util.List;
 import java.util.Optional;
@@ -41,7 +42,7 @@ record RetailWorld() implements World {
 
     /** An object schema whose properties are all required strings. */
     private static ObjectNode schema(String... required) {
-        ObjectNode schema = CompactJson.object();
+        ObjectNode schema = DemoJson.object();
         ObjectNode properties = schema.putObject("properties");
         for (String name : required) {
             properties.putObject(name).put("type", "string");
@@ -83,25 +84,25 @@ record RetailWorld() implements World {
 
     private static ToolResult userDetails(String userId) {
         return customer(USER, userId).map(n -> {
-            ObjectNode user = CompactJson.object();
+            ObjectNode user = DemoJson.object();
             user.put("email", "c" + n + "@example.com");
             user.putArray("orders").add("#W" + n + "a").add("#W" + n + "b");
             user.putObject("payment_methods").putObject("credit_card_" + n).put("source", "credit_card");
             user.put("user_id", "user_" + n);
-            return ToolResult.ok(CompactJson.write(user));
+            return ToolResult.ok(CanonicalJson.write(user));
         }).orElseGet(() -> ToolResult.error("Error: User not found"));
     }
 
     private static ToolResult orderDetails(String orderId) {
         return customer(ORDER, orderId).map(n -> {
-            ObjectNode order = CompactJson.object();
+            ObjectNode order = DemoJson.object();
             ObjectNode item = order.putArray("items").addObject();
             item.put("item_id", "1").put("name", "Desk lamp").put("product_id", "p1");
             order.put("order_id", orderId);
             order.putArray("payment_history").addObject().put("payment_method_id", "credit_card_" + n);
             order.put("status", "pending");
             order.put("user_id", "user_" + n);
-            return ToolResult.ok(CompactJson.write(order));
+            return ToolResult.ok(CanonicalJson.write(order));
         }).orElseGet(() -> ToolResult.error("Error: Order not found"));
     }
 
@@ -112,10 +113,10 @@ record RetailWorld() implements World {
         if (!REASONS.contains(reason)) {
             return ToolResult.error("Error: Invalid reason");
         }
-        ObjectNode cancelled = CompactJson.object();
+        ObjectNode cancelled = DemoJson.object();
         cancelled.put("order_id", orderId);
         cancelled.put("status", "cancelled");
-        return ToolResult.ok(CompactJson.write(cancelled));
+        return ToolResult.ok(CanonicalJson.write(cancelled));
     }
 
     /** The customer number N in a whole-string match of {@code pattern}. */

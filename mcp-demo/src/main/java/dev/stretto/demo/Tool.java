@@ -10,7 +10,7 @@ record Tool(String name, String description, ObjectNode inputSchema, Hint hint) 
     }
 
     ObjectNode toJson() {
-        ObjectNode node = CompactJson.object();
+        ObjectNode node = DemoJson.object();
         node.set("annotations", hint.annotations());
         node.put("description", description);
         node.set("inputSchema", inputSchema.deepCopy());

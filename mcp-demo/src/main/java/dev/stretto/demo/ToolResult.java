@@ -14,10 +14,10 @@ record ToolResult(String text, boolean isError) {
     }
 
     ObjectNode toJson() {
-        ObjectNode item = CompactJson.object();
+        ObjectNode item = DemoJson.object();
         item.put("text", text);
         item.put("type", "text");
-        ObjectNode node = CompactJson.object();
+        ObjectNode node = DemoJson.object();
         node.putArray("content").add(item);
         node.put("isError", isError);
         return node;

@@ -1,5 +1,7 @@
 package dev.stretto.demo;
 
+import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.log.JsonText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -54,7 +56,7 @@ class McpHandlerTest {
 
     private static String textResult(String text, boolean isError) {
         StringBuilder quoted = new StringBuilder();
-        CompactJson.appendString(quoted, text);
+        JsonText.appendQuoted(quoted, text);
         return "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":" + quoted
                 + ",\"type\":\"text\"}],\"isError\":" + isError + "}}";
     }
@@ -187,8 +189,8 @@ class McpHandlerTest {
     void hiddenToolsAreNeitherListedNorCallable() throws Exception {
         McpHandler handler = handler(new EchoWorld(), Set.of("update"), Map.of());
         String list = answer(handler, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
-        assertEquals(1, CompactJson.parse(list).at("/result/tools").size());
-        assertEquals("lookup", CompactJson.parse(list).at("/result/tools/0/name").textValue());
+        assertEquals(1, DemoJson.parse(list).at("/result/tools").size());
+        assertEquals("lookup", DemoJson.parse(list).at("/result/tools/0/name").textValue());
         assertEquals("{\"error\":{\"code\":-32602,\"message\":\"Unknown tool: update\"},\"id\":3,\"jsonrpc\":\"2.0\"}",
                 answer(handler, call("update", "{}")));
     }
@@ -198,10 +200,10 @@ class McpHandlerTest {
         McpHandler handler = handler(new RetailWorld(), Set.of(),
                 Map.of("find_user_id_by_email", Hint.WRITE, "get_user_details", Hint.NONE));
         String list = answer(handler, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
-        var tools = CompactJson.parse(list).at("/result/tools");
-        assertEquals("{\"readOnlyHint\":false}", CompactJson.write(tools.get(0).get("annotations")));
-        assertEquals("{}", CompactJson.write(tools.get(1).get("annotations")));
-        assertEquals("{\"readOnlyHint\":true}", CompactJson.write(tools.get(2).get("annotations")));
+        var tools = DemoJson.parse(list).at("/result/tools");
+        assertEquals("{\"readOnlyHint\":false}", CanonicalJson.write(tools.get(0).get("annotations")));
+        assertEquals("{}", CanonicalJson.write(tools.get(1).get("annotations")));
+        assertEquals("{\"readOnlyHint\":true}", CanonicalJson.write(tools.get(2).get("annotations")));
         assertEquals(textResult("user_7", false),
                 answer(handler, call("find_user_id_by_email", "{\"email\":\"c7@example.com\"}")));
     }
@@ -244,7 +246,7 @@ class McpHandlerTest {
         McpHandler handler = retail();
         answer(handler, call("cancel_pending_order", "{\"order_id\":\"#W1a\",\"reason\":\"no longer needed\"}"));
         String details = answer(handler, call("get_order_details", "{\"order_id\":\"#W1a\"}"));
-        assertEquals("pending", CompactJson.parse(CompactJson.parse(details).at("/result/content/0/text").textValue())
+        assertEquals("pending", DemoJson.parse(DemoJson.parse(details).at("/result/content/0/text").textValue())
                 .get("status").textValue());
     }
 

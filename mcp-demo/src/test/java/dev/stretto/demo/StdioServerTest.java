@@ -1,5 +1,6 @@
 package dev.stretto.demo;
 
+import dev.stretto.trace.log.JsonText;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -36,7 +37,7 @@ class StdioServerTest {
 
     private static String answer(String id, String text) {
         StringBuilder quoted = new StringBuilder();
-        CompactJson.appendString(quoted, text);
+        JsonText.appendQuoted(quoted, text);
         return "{\"id\":\"" + id + "\",\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":" + quoted
                 + ",\"type\":\"text\"}],\"isError\":false}}";
     }

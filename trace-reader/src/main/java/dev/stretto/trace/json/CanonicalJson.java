@@ -129,8 +129,8 @@ public final class CanonicalJson {
     /**
      * Spells a double as Rust's serde_json does (the shortest text that reads back as the
      * same double, always with a decimal point or an exponent): {@code 0.0}, {@code -0.0},
-     * {@code 19.0}, {@code 0.001}, {@code 1e-7}, {@code 1.5e20}. Non-finite values are
-     * written as {@code null}, as serde_json writes them.
+     * {@code 19.0}, {@code 0.001}, {@code 1e-7}, {@code 1.5e20}, {@code 5e-324}. Non-finite
+     * values are written as {@code null}, as serde_json writes them.
      */
     public static String formatDouble(double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
@@ -139,9 +139,7 @@ public final class CanonicalJson {
         if (d == 0.0) {
             return (Double.doubleToRawLongBits(d) < 0) ? "-0.0" : "0.0";
         }
-        // Double.toString gives the shortest round-trip digits (JDK 19 and later); only
-        // the layout differs from Rust's.
-        BigDecimal exact = new BigDecimal(Double.toString(Math.abs(d))).stripTrailingZeros();
+        BigDecimal exact = shortestDecimal(Math.abs(d));
         String digits = exact.unscaledValue().toString();
         int k = -exact.scale();
         int n = digits.length();
@@ -162,6 +160,32 @@ public final class CanonicalJson {
             out.append(digits.charAt(0)).append('.').append(digits, 1, n).append('e').append(kk - 1);
         }
         return out.toString();
+    }
+
+    /**
+     * The shortest decimal that reads back as {@code d} (positive and finite), with no
+     * trailing zeros. Double.toString finds the shortest digits (JDK 19 and later) but never
+     * fewer than two; ryu gives one where one digit reads back as the same double, which
+     * can only happen for subnormals ({@code 4.9E-324} is {@code 5e-324} in Rust).
+     */
+    private static BigDecimal shortestDecimal(double d) {
+        BigDecimal java = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+        String digits = java.unscaledValue().toString();
+        if (digits.length() != 2) {
+            return java;
+        }
+        int first = digits.charAt(0) - '0';
+        int second = digits.charAt(1) - '0';
+        int nearer = second >= 5 ? first + 1 : first;
+        int farther = second >= 5 ? first : first + 1;
+        int exponent = 1 - java.scale();
+        for (int candidate : new int[] {nearer, farther}) {
+            String text = candidate + "e" + exponent;
+            if (Double.parseDouble(text) == d) {
+                return new BigDecimal(text).stripTrailingZeros();
+            }
+        }
+        return java;
     }
 
     /** Orders strings by code point, which is the byte order of their UTF-8 encodings. */

@@ -26,6 +26,18 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void subnormalsTakeOneDigitWhereOneReadsBack() {
+        // Double.toString never answers with fewer than two digits; ryu does.
+        assertEquals("5e-324", CanonicalJson.formatDouble(Double.MIN_VALUE));
+        assertEquals("-5e-324", CanonicalJson.formatDouble(-Double.MIN_VALUE));
+        assertEquals("1e-323", CanonicalJson.formatDouble(2 * Double.MIN_VALUE));
+        assertEquals("1.5e-323", CanonicalJson.formatDouble(3 * Double.MIN_VALUE));
+        assertEquals("2.5e-323", CanonicalJson.formatDouble(5 * Double.MIN_VALUE));
+        assertEquals("9.4e-323", CanonicalJson.formatDouble(19 * Double.MIN_VALUE));
+        assertEquals("2.2250738585072014e-308", CanonicalJson.formatDouble(Double.MIN_NORMAL));
+    }
+
+    @Test
     void objectsAreWrittenCompactWithSortedKeys() {
         assertEquals("{\"A\":[1,2.5,true,null],\"a\":{\"x\":\"\\u001f\\n\",\"é\":1},\"b\":\"ü\"}",
                 CanonicalJson.write(CanonicalJson.parse("{ \"b\":\"ü\", \"a\":{\"é\":1,\"x\":\"\\u001F\\n\"}, "

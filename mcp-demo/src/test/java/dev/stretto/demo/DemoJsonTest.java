@@ -1,5 +1,6 @@
 package dev.stretto.demo;
 
+import dev.stretto.trace.json.CanonicalJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -8,10 +9,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-class CompactJsonTest {
+class DemoJsonTest {
 
-    private static String roundTrip(String json) throws CompactJson.MalformedJsonException {
-        return CompactJson.write(CompactJson.parse(json));
+    private static String roundTrip(String json) throws DemoJson.MalformedJsonException {
+        return CanonicalJson.write(DemoJson.parse(json));
     }
 
     @Test
@@ -50,13 +51,21 @@ class CompactJsonTest {
     @ValueSource(strings = {"", "   ", "nope", "{\"a\":1} {\"b\":2}", "{\"a\":1,}", "[1,]", "1e400", "01",
             "\"\\ud800\"", "{\"\\udc00\":1}", "{'a':1}", "NaN", "\"tab\there\""})
     void rejectsWhatSerdeRejects(String text) {
-        assertThrows(CompactJson.MalformedJsonException.class, () -> CompactJson.parse(text));
+        assertThrows(DemoJson.MalformedJsonException.class, () -> DemoJson.parse(text));
+    }
+
+    @Test
+    void rejectsIntegersBeyondTheDoubleRange() throws Exception {
+        // serde_json reads integers wider than u64 as f64, and this one overflows it.
+        String huge = "1" + "0".repeat(400);
+        assertThrows(DemoJson.MalformedJsonException.class, () -> DemoJson.parse(huge));
+        assertEquals("1e300", roundTrip("1" + "0".repeat(300)));
     }
 
     @Test
     void rejectsInvalidUtf8() {
         byte[] bytes = {'"', (byte) 0xC3, '"'};
-        assertThrows(CompactJson.MalformedJsonException.class, () -> CompactJson.parse(bytes, 0, bytes.length));
+        assertThrows(DemoJson.MalformedJsonException.class, () -> DemoJson.parse(bytes, 0, bytes.length));
     }
 
     @Test
@@ -64,6 +73,6 @@ class CompactJsonTest {
         String ok = "[".repeat(127) + "]".repeat(127);
         assertEquals(ok, roundTrip(ok));
         String deep = "[".repeat(128) + "]".repeat(128);
-        assertThrows(CompactJson.MalformedJsonException.class, () -> CompactJson.parse(deep));
+        assertThrows(DemoJson.MalformedJsonException.class, () -> DemoJson.parse(deep));
     }
 }
