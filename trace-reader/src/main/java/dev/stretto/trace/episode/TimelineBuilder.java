@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Walks a session log once, in order, and applies the conversion and turn rules described
@@ -94,13 +95,11 @@ final class TimelineBuilder {
             if (!(e.payload() instanceof Payload.Message m)) {
                 continue;
             }
-            JsonNode node;
-            try {
-                node = CanonicalJson.parse(m.json());
-            } catch (IllegalArgumentException notJson) {
-                // A hand-made log may hold a message that is not JSON; it tells us nothing.
+            Optional<JsonNode> parsed = m.tree();
+            if (parsed.isEmpty()) {
                 continue;
             }
+            JsonNode node = parsed.get();
             if (e.from() == Source.CONTEXT) {
                 context(node, e.tMs());
             } else if (node.isArray()) {

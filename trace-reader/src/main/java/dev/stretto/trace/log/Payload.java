@@ -1,5 +1,9 @@
 package dev.stretto.trace.log;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.trace.json.CanonicalJson;
+import java.util.Optional;
+
 /**
  * What a log entry holds: the line as one JSON value ({@code message}) or as text
  * ({@code raw}).
@@ -13,6 +17,18 @@ public sealed interface Payload {
      *             it crossed the wire (key order, number spelling and escapes kept)
      */
     record Message(String json) implements Payload {
+
+        /**
+         * The message parsed into a tree, or empty when its text is not JSON after all
+         * (a hand-made log can hold such a line; it then tells a reader nothing).
+         */
+        public Optional<JsonNode> tree() {
+            try {
+                return Optional.of(CanonicalJson.parse(json));
+            } catch (IllegalArgumentException notJson) {
+                return Optional.empty();
+            }
+        }
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -76,12 +77,11 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
             if (!(e.payload() instanceof Payload.Message m) || e.from() == Source.CONTEXT) {
                 continue;
             }
-            JsonNode node;
-            try {
-                node = CanonicalJson.parse(m.json());
-            } catch (IllegalArgumentException notJson) {
+            Optional<JsonNode> parsed = m.tree();
+            if (parsed.isEmpty()) {
                 continue;
             }
+            JsonNode node = parsed.get();
             for (JsonNode msg : node.isArray() ? node : List.of(node)) {
                 if (!msg.isObject()) {
                     continue;
