@@ -200,7 +200,7 @@ final class ProxyArgs {
     private static ServerChoice.HeaderRef headerRef(String arg) {
         int eq = arg.indexOf('=');
         String name = eq < 0 ? arg : arg.substring(0, eq);
-        String shown = UPSTREAM_HEADER + (eq < 0 ? "" : " " + name + "=...");
+        String shown = UPSTREAM_HEADER + (eq <= 0 ? "" : " " + name + "=...");
         if (eq <= 0) {
             throw new IllegalArgumentException(shown + ": needs NAME=VAR, a header name and the environment"
                     + " variable that holds its value (e.g. Authorization=MY_TOKEN)");
