@@ -65,15 +65,8 @@ final class HttpServers {
             int port = freePort();
             Proc p = Proc.start(List.of(bin.toString(), "streamableHttp"), null, Map.of("PORT", Integer.toString(port)));
             try {
-                // It writes a few lines first; the one that says it listens means it accepts connections.
-                for (int i = 0; i < 20; i++) {
-                    String line = p.nextLine();
-                    if (line.contains("listening on port " + port)) {
-                        return new Reference(p, "http://127.0.0.1:" + port + "/mcp");
-                    }
-                }
-                fail("the reference server did not say it was listening on port " + port + "; stderr:\n" + p.stderr());
-                return null;
+                awaitListening(p, port);
+                return new Reference(p, "http://127.0.0.1:" + port + "/mcp");
             } catch (Throwable t) {
                 p.close();
                 throw t;
@@ -83,6 +76,30 @@ final class HttpServers {
         @Override
         public void close() throws InterruptedException {
             proc.close();
+        }
+    }
+
+    /**
+     * Waits until {@code port} accepts connections, trying again every 50 ms for at most 30 s.
+     * (The reference server says "listening" on stderr, but which stream a Node server logs to
+     * is its own business; the port is what counts.)
+     */
+    static void awaitListening(Proc server, int port) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+                return;
+            } catch (IOException notYet) {
+                if (!server.process().isAlive()) {
+                    fail("the server exited with " + server.process().exitValue() + " before it listened on port "
+                            + port + "; stderr:\n" + server.stderr());
+                }
+                if (System.nanoTime() > deadline) {
+                    fail("the server did not listen on port " + port + " within 30 s; stderr:\n" + server.stderr());
+                }
+                Thread.sleep(50);
+            }
         }
     }
 
