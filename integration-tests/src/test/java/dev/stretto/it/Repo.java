@@ -22,12 +22,18 @@ final class Repo {
         return root().resolve("bin").resolve(name).toString();
     }
 
-    /** shared/ lies beside the repository, on developers' machines and in CI alike. */
+    /**
+     * shared/ lies beside the repository, on developers' machines and in CI alike; for a git
+     * worktree kept in a folder of its own, beside one of its ancestors.
+     */
     static Path shared() {
-        Path shared = root().getParent().resolve("shared");
-        if (!Files.isDirectory(shared.resolve("fixtures"))) {
-            throw new IllegalStateException("shared/ with fixtures is expected beside the repository, at " + shared);
+        for (Path dir = root().getParent(); dir != null; dir = dir.getParent()) {
+            Path shared = dir.resolve("shared");
+            if (Files.isDirectory(shared.resolve("fixtures"))) {
+                return shared;
+            }
         }
-        return shared;
+        throw new IllegalStateException("shared/ with fixtures is expected beside the repository (or one of its"
+                + " parent folders), above " + root());
     }
 }

@@ -1,25 +1,41 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.http.HeaderSpec;
+import dev.stretto.proxy.http.HttpUpstream;
+import java.net.URI;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Parses {@code stretto-proxy}'s arguments. Options take their value as the next argument or
- * after {@code =}; the server command follows {@code --}. Everything wrong with the
- * arguments comes back as one {@link Invalid} message saying what is wrong.
+ * after {@code =}; the server is either the command after {@code --} or {@code --upstream URL}
+ * (with any number of {@code --upstream-header NAME=VAR}). Everything wrong with the
+ * arguments comes back as one {@link Invalid} message saying what is wrong. The environment
+ * is not read here (see {@link ServerChoice#spec}).
  */
 final class ProxyArgs {
 
     /** The log levels {@code --log-level} and {@code STRETTO_LOG_LEVEL} accept. */
     static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
-    private static final Set<String> WITH_VALUE =
-            Set.of("--record", "--domain", "--agent-model", "--retain-days", "--log-level");
+    private static final String UPSTREAM_HEADER = "--upstream-header";
+
+    private static final Set<String> WITH_VALUE = Set.of("--record", "--domain", "--agent-model", "--retain-days",
+            "--log-level", "--upstream", UPSTREAM_HEADER);
+
+    /** What an environment variable's name may be: what a POSIX shell can set. */
+    private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    private static final String WHICH_SERVER = "give the server as -- SERVER_COMMAND... (e.g. stretto-proxy -- npx -y"
+            + " some-mcp-server) or as --upstream URL";
 
     /** What the arguments ask for. */
     sealed interface Parsed {
@@ -46,6 +62,7 @@ final class ProxyArgs {
 
     static Parsed parse(List<String> args) {
         Map<String, String> values = new HashMap<>();
+        List<String> headerArgs = new ArrayList<>();
         int i = 0;
         while (i < args.size()) {
             String arg = args.get(i);
@@ -79,7 +96,8 @@ final class ProxyArgs {
                 if (arg.startsWith("-")) {
                     return new Invalid("unknown option " + name);
                 }
-                return new Invalid("unexpected argument '" + arg + "' (put the server command after --)");
+                return new Invalid("unexpected argument '" + arg + "' (put the server command after --, or use"
+                        + " --upstream URL)");
             }
             if (value == null) {
                 if (i + 1 >= args.size() || args.get(i + 1).startsWith("--")) {
@@ -90,17 +108,53 @@ final class ProxyArgs {
             if (value.isEmpty()) {
                 return new Invalid(name + " needs a value");
             }
-            if (values.putIfAbsent(name, value) != null) {
+            if (name.equals(UPSTREAM_HEADER)) {
+                headerArgs.add(value);
+            } else if (values.putIfAbsent(name, value) != null) {
                 return new Invalid(name + " is given more than once");
             }
             i++;
         }
-        if (i >= args.size()) {
-            return new Invalid("missing the server command (put it after --, e.g. stretto-proxy -- npx -y some-mcp-server)");
-        }
-        List<String> command = List.copyOf(args.subList(i + 1, args.size()));
-        if (command.isEmpty()) {
-            return new Invalid("missing the server command after --");
+        ServerChoice server;
+        String url = values.get("--upstream");
+        if (url != null) {
+            if (i < args.size()) {
+                return new Invalid("give either --upstream URL or -- SERVER_COMMAND..., not both");
+            }
+            URI endpoint;
+            try {
+                endpoint = HttpUpstream.parseEndpoint(url);
+            } catch (IllegalArgumentException e) {
+                // The message shows the URL without its credentials.
+                return new Invalid("--upstream: " + e.getMessage());
+            }
+            List<ServerChoice.HeaderRef> headers = new ArrayList<>();
+            Set<String> names = new HashSet<>();
+            for (String h : headerArgs) {
+                ServerChoice.HeaderRef ref;
+                try {
+                    ref = headerRef(h);
+                } catch (IllegalArgumentException e) {
+                    return new Invalid(e.getMessage());
+                }
+                if (!names.add(ref.name().toLowerCase(Locale.ROOT))) {
+                    return new Invalid(UPSTREAM_HEADER + ": header " + ref.name() + " is given more than once");
+                }
+                headers.add(ref);
+            }
+            server = new ServerChoice.Url(endpoint, headers);
+        } else {
+            if (!headerArgs.isEmpty()) {
+                return new Invalid(UPSTREAM_HEADER + " is for an HTTP server; give --upstream URL too");
+            }
+            if (i >= args.size()) {
+                return new Invalid("missing the server: " + WHICH_SERVER);
+            }
+            List<String> command = List.copyOf(args.subList(i + 1, args.size()));
+            if (command.isEmpty()) {
+                return new Invalid("missing the server command after --");
+            }
+            server = new ServerChoice.Command(command);
         }
 
         Path record = null;
@@ -135,6 +189,32 @@ final class ProxyArgs {
             }
         }
         return new Run(new ProxyOptions(record, values.get("--domain"), values.get("--agent-model"), retainDays,
-                level, command));
+                level, server));
+    }
+
+    /**
+     * One {@code --upstream-header NAME=VAR}. The messages repeat neither an argument without
+     * {@code =} nor what follows the {@code =} unless it is a valid variable name: a user who
+     * put the secret itself there should not find it on stderr.
+     */
+    private static ServerChoice.HeaderRef headerRef(String arg) {
+        int eq = arg.indexOf('=');
+        String name = eq < 0 ? arg : arg.substring(0, eq);
+        String shown = UPSTREAM_HEADER + (eq <= 0 ? "" : " " + name + "=...");
+        if (eq <= 0) {
+            throw new IllegalArgumentException(shown + ": needs NAME=VAR, a header name and the environment"
+                    + " variable that holds its value (e.g. Authorization=MY_TOKEN)");
+        }
+        String variable = arg.substring(eq + 1);
+        if (!VARIABLE.matcher(variable).matches()) {
+            throw new IllegalArgumentException(shown + ": after '=' comes the name of the environment variable"
+                    + " that holds the value (letters, digits and _), not the value itself");
+        }
+        try {
+            HeaderSpec.checkName(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(UPSTREAM_HEADER + " " + name + "=" + variable + ": " + e.getMessage());
+        }
+        return new ServerChoice.HeaderRef(name, variable);
     }
 }

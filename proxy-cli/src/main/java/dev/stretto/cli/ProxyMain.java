@@ -19,12 +19,13 @@ import org.tinylog.configuration.Configuration;
 
 /**
  * {@code stretto-proxy}: runs one proxy session between the MCP host on this process's
- * stdin/stdout and the server command after {@code --}.
+ * stdin/stdout and the server: the command after {@code --}, or the Streamable HTTP endpoint
+ * of {@code --upstream URL}.
  *
  * <p>stdout carries only the protocol (and the text of {@code --help}/{@code --version});
  * every message of the proxy goes to stderr as {@code stretto-proxy: ...} through tinylog.
- * Exit status: the server's (128 + n when signal n ended it), 125 when the proxy could not
- * start the session, 2 for a usage error.
+ * Exit status: the server's (128 + n when signal n ended it; 0 for an HTTP server), 125 when
+ * the proxy could not start the session, 2 for a usage error.
  */
 public final class ProxyMain {
 
@@ -39,12 +40,20 @@ public final class ProxyMain {
 
     static final String USAGE_TEXT = """
             Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND...
+                   stretto-proxy [OPTIONS] --upstream URL [--upstream-header NAME=VAR]...
 
             Runs an MCP server (SERVER_COMMAND) as a child process and forwards every line
-            between it and the MCP host on stdin/stdout, byte for byte. With --record, each
-            line is also written to a session log.
+            between it and the MCP host on stdin/stdout, byte for byte. With --upstream, the
+            server is a Streamable HTTP endpoint instead: each line from the host is POSTed
+            to URL and the server's answers come back as lines. With --record, each line is
+            also written to a session log.
 
             Options:
+              --upstream URL      proxy the MCP server at URL (http or https) instead of
+                                  starting SERVER_COMMAND
+              --upstream-header NAME=VAR
+                                  send header NAME on every request, with the value of the
+                                  environment variable VAR (never logged); repeatable
               --record DIR        write one log per session to DIR/<session>.jsonl (DIR is
                                   created if missing; a leading ~ is the home directory)
               --domain NAME       copy NAME into the log header's "domain"
@@ -59,13 +68,19 @@ public final class ProxyMain {
             Options take their value as the next argument or after '=' (--record=DIR).
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
-            (128 + n if signal n ended it), 125 if the proxy could not start the session
-            (no log is left then), 2 for a usage error.
+            (128 + n if signal n ended it; 0 for --upstream once the session has ended),
+            125 if the proxy could not start the session (no log is left then), 2 for a
+            usage error.
 
-            Example host configuration:
+            Example host configurations:
               "command": "stretto-proxy",
               "args": ["--record", "~/.stretto/logs", "--domain", "orders",
                        "--", "npx", "-y", "some-mcp-server"]
+
+              "command": "stretto-proxy",
+              "args": ["--record", "~/.stretto/logs", "--upstream", "https://example.com/mcp",
+                       "--upstream-header", "Authorization=ORDERS_AUTH"],
+              "env": { "ORDERS_AUTH": "Bearer ..." }
             """;
 
     private ProxyMain() {
@@ -97,12 +112,10 @@ public final class ProxyMain {
         // if/instanceof rather than a pattern switch: the switch's bootstrap costs about
         // 100 ms at start-up, and IDEs start the proxy often.
         if (parsed instanceof ProxyArgs.Run(ProxyOptions options)) {
-            return session(options, HostEnvironment.of(env, parentPid), in, out);
+            return session(options, env, HostEnvironment.of(env, parentPid), in, out);
         }
         if (parsed instanceof ProxyArgs.Invalid(String message)) {
-            Logger.error(message);
-            Logger.error("try 'stretto-proxy --help'");
-            return USAGE;
+            return usageError(message);
         }
         if (parsed instanceof ProxyArgs.Version) {
             textOut.println("stretto-proxy " + VERSION);
@@ -113,8 +126,21 @@ public final class ProxyMain {
         return 0;
     }
 
-    private static int session(ProxyOptions options, HostEnvironment host, InputStream in, OutputStream out) {
-        ProxyConfig.Builder config = ProxyConfig.builder(new UpstreamSpec.Command(options.command()))
+    private static int usageError(String message) {
+        Logger.error(message);
+        Logger.error("try 'stretto-proxy --help'");
+        return USAGE;
+    }
+
+    private static int session(ProxyOptions options, Map<String, String> env, HostEnvironment host, InputStream in,
+                               OutputStream out) {
+        UpstreamSpec server;
+        try {
+            server = options.server().spec(env);
+        } catch (ServerChoice.UsageError e) {
+            return usageError(e.getMessage());
+        }
+        ProxyConfig.Builder config = ProxyConfig.builder(server)
                 .record(options.record())
                 .domain(options.domain())
                 .agentModel(options.agentModel())

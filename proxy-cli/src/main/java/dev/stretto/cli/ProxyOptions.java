@@ -1,7 +1,6 @@
 package dev.stretto.cli;
 
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The options of one {@code stretto-proxy} run, as parsed.
@@ -11,8 +10,8 @@ import java.util.List;
  * @param agentModel {@code --agent-model MODEL}, or null
  * @param retainDays {@code --retain-days N}, or null
  * @param logLevel   {@code --log-level LEVEL}, or null for the default
- * @param command    the server command after {@code --}; not empty
+ * @param server     the command after {@code --}, or {@code --upstream URL} and its headers
  */
 record ProxyOptions(Path record, String domain, String agentModel, Integer retainDays, String logLevel,
-                    List<String> command) {
+                    ServerChoice server) {
 }

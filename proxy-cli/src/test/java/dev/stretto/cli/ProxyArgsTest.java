@@ -3,8 +3,14 @@ package dev.stretto.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.http.HeaderSpec;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProxyArgsTest {
@@ -25,13 +31,13 @@ class ProxyArgsTest {
         assertEquals("orders", o.domain());
         assertEquals("claude", o.agentModel());
         assertEquals(30, o.retainDays());
-        assertEquals(List.of("npx", "-y", "srv", "--record", "x"), o.command());
+        assertEquals(new ServerChoice.Command(List.of("npx", "-y", "srv", "--record", "x")), o.server());
     }
 
     @Test
     void onlyTheCommandIsRequired() {
         ProxyOptions o = ok("--", "cat");
-        assertEquals(new ProxyOptions(null, null, null, null, null, List.of("cat")), o);
+        assertEquals(new ProxyOptions(null, null, null, null, null, new ServerChoice.Command(List.of("cat"))), o);
     }
 
     @Test
@@ -57,11 +63,12 @@ class ProxyArgsTest {
         assertEquals("--domain needs a value", error("--domain=", "--", "cat"));
         assertEquals("--domain is given more than once", error("--domain", "a", "--domain=b", "--", "cat"));
         assertEquals("missing the server command after --", error("--record", "/tmp", "--"));
-        assertEquals("missing the server command (put it after --, e.g. stretto-proxy -- npx -y some-mcp-server)",
-                error("--record", "/tmp"));
-        assertEquals("missing the server command (put it after --, e.g. stretto-proxy -- npx -y some-mcp-server)",
-                error());
-        assertEquals("unexpected argument 'cat' (put the server command after --)", error("cat"));
+        String which = "missing the server: give the server as -- SERVER_COMMAND... (e.g. stretto-proxy -- npx -y"
+                + " some-mcp-server) or as --upstream URL";
+        assertEquals(which, error("--record", "/tmp"));
+        assertEquals(which, error());
+        assertEquals("unexpected argument 'cat' (put the server command after --, or use --upstream URL)",
+                error("cat"));
         assertEquals("--retain-days needs a whole number of days (0 or more), not 'week'",
                 error("--record", "d", "--retain-days", "week", "--", "cat"));
         assertEquals("--retain-days needs a whole number of days (0 or more), not '-3'",
@@ -71,5 +78,63 @@ class ProxyArgsTest {
         assertEquals("--log-level must be one of trace, debug, info, warn, error, off; not 'loud'",
                 error("--log-level", "loud", "--", "cat"));
         assertEquals("--help takes no value", error("--help=yes"));
+    }
+
+    @Test
+    void upstreamTakesAUrlAndAnyNumberOfHeaders() {
+        ProxyOptions o = ok("--record", "d", "--upstream", "https://example.com/mcp?region=eu",
+                "--upstream-header", "Authorization=ORDERS_AUTH", "--upstream-header=X-Team=team_1");
+        assertEquals(new ServerChoice.Url(URI.create("https://example.com/mcp?region=eu"),
+                List.of(new ServerChoice.HeaderRef("Authorization", "ORDERS_AUTH"),
+                        new ServerChoice.HeaderRef("X-Team", "team_1"))), o.server());
+        assertEquals(new ServerChoice.Url(URI.create("http://127.0.0.1:3001/mcp"), List.of()),
+                ok("--upstream=http://127.0.0.1:3001/mcp").server());
+    }
+
+    @Test
+    void upstreamHeaderValuesComeFromTheEnvironment() throws Exception {
+        ServerChoice server = ok("--upstream", "http://u:pw@127.0.0.1:9/mcp", "--upstream-header", "Authorization=TOK")
+                .server();
+        UpstreamSpec.Http spec = assertInstanceOf(UpstreamSpec.Http.class, server.spec(Map.of("TOK", "Bearer sk-1")));
+        assertEquals(List.of(new HeaderSpec("Authorization", "Bearer sk-1")), spec.headers());
+        assertEquals(List.of("http://127.0.0.1:9/mcp"), spec.loggedCommand());
+
+        ServerChoice.UsageError unset = assertThrows(ServerChoice.UsageError.class, () -> server.spec(Map.of()));
+        assertEquals("--upstream-header Authorization=TOK: the environment variable TOK is not set",
+                unset.getMessage());
+        ServerChoice.UsageError empty = assertThrows(ServerChoice.UsageError.class,
+                () -> server.spec(Map.of("TOK", "")));
+        assertEquals("--upstream-header Authorization=TOK: the environment variable TOK is empty", empty.getMessage());
+        ServerChoice.UsageError broken = assertThrows(ServerChoice.UsageError.class,
+                () -> server.spec(Map.of("TOK", "sk-1\r\nX-Evil: 1")));
+        assertEquals("--upstream-header Authorization=TOK: the value of header Authorization contains a line break"
+                + " or NUL, which cannot be sent", broken.getMessage());
+    }
+
+    @Test
+    void upstreamUsageErrorsSayWhatIsWrongWithoutShowingSecrets() {
+        assertEquals("give either --upstream URL or -- SERVER_COMMAND..., not both",
+                error("--upstream", "http://127.0.0.1:9/mcp", "--", "cat"));
+        assertEquals("--upstream-header is for an HTTP server; give --upstream URL too",
+                error("--upstream-header", "Authorization=T", "--", "cat"));
+        assertEquals("--upstream needs a value", error("--upstream"));
+        assertEquals("--upstream is given more than once",
+                error("--upstream", "http://a/mcp", "--upstream", "http://b/mcp"));
+        assertEquals("--upstream: the upstream must be an http:// or https:// URL with a host, not ftp://example.com/mcp",
+                error("--upstream", "ftp://user:pw-1@example.com/mcp"));
+        assertEquals("--upstream: the upstream URL is not a valid URL", error("--upstream", "http://exa mple.com/ pw-1"));
+        assertEquals("--upstream-header: needs NAME=VAR, a header name and the environment variable that holds its"
+                + " value (e.g. Authorization=MY_TOKEN)", error("--upstream", "http://a/mcp", "--upstream-header", "sk-1"));
+        assertEquals("--upstream-header Authorization=...: after '=' comes the name of the environment variable that"
+                        + " holds the value (letters, digits and _), not the value itself",
+                error("--upstream", "http://a/mcp", "--upstream-header", "Authorization=Bearer sk-1"));
+        assertEquals("--upstream-header: needs NAME=VAR, a header name and the environment variable that holds its"
+                + " value (e.g. Authorization=MY_TOKEN)", error("--upstream", "http://a/mcp", "--upstream-header", "=T"));
+        assertEquals("--upstream-header Accept=T: header Accept is set by the proxy itself and cannot be set",
+                error("--upstream", "http://a/mcp", "--upstream-header", "Accept=T"));
+        assertEquals("--upstream-header X:Y=T: 'X:Y' is not a valid HTTP header name",
+                error("--upstream", "http://a/mcp", "--upstream-header", "X:Y=T"));
+        assertEquals("--upstream-header: header x-team is given more than once",
+                error("--upstream", "http://a/mcp", "--upstream-header", "X-Team=A", "--upstream-header", "x-team=B"));
     }
 }

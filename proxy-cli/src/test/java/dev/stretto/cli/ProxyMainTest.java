@@ -88,4 +88,27 @@ class ProxyMainTest {
             assertEquals(0, s.count());
         }
     }
+
+    @Test
+    void anUpstreamHeaderVariableThatIsNotSetIsAUsageError(@TempDir Path tmp) throws Exception {
+        assertEquals(2, run(new byte[0], Map.of("PATH", "/usr/bin:/bin"), "--record", tmp.toString(),
+                "--upstream", "http://127.0.0.1:9/mcp", "--upstream-header", "Authorization=NOT_SET_HERE"));
+        assertEquals(0, protocol.size());
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertEquals(0, s.count());
+        }
+    }
+
+    @Test
+    void anUnreachableUpstreamAnswersWithAnErrorAndExitsZero() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        byte[] input = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals(0, run(input, Map.of("PATH", "/usr/bin:/bin", "TOK", "sk-1"),
+                "--upstream", "http://127.0.0.1:" + port + "/mcp", "--upstream-header", "Authorization=TOK"));
+        assertEquals("{\"error\":{\"code\":-32000,\"message\":\"upstream unreachable: connection refused\"},"
+                + "\"id\":7,\"jsonrpc\":\"2.0\"}\n", protocol.toString(StandardCharsets.UTF_8));
+    }
 }

@@ -7,6 +7,7 @@ import dev.stretto.proxy.record.SessionId;
 import dev.stretto.proxy.record.SessionLogFile;
 import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.session.Session;
+import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.upstream.ChildProcessUpstream;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.LogHeader;
@@ -114,6 +115,9 @@ public final class Proxy {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
             return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown());
+        }
+        if (spec instanceof UpstreamSpec.Http h) {
+            return new HttpUpstream(h.endpoint(), h.headers());
         }
         throw new IllegalArgumentException("no upstream for " + spec.getClass().getName());
     }

@@ -32,8 +32,23 @@ public record HeaderSpec(String name, String value) {
      *                                  a line break or NUL (the message never shows the value)
      */
     public HeaderSpec {
-        Objects.requireNonNull(name, "name");
+        checkName(name);
         Objects.requireNonNull(value, "value");
+        if (value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
+            throw new IllegalArgumentException("the value of header " + name
+                    + " contains a line break or NUL, which cannot be sent");
+        }
+    }
+
+    /**
+     * Checks a header name on its own, before its value is known (the CLI checks
+     * {@code --upstream-header} before it reads the environment).
+     *
+     * @throws IllegalArgumentException when the name is not a valid header name, or is one the
+     *                                  proxy or the HTTP client sets itself
+     */
+    public static void checkName(String name) {
+        Objects.requireNonNull(name, "name");
         if (name.isEmpty() || !name.chars().allMatch(HeaderSpec::isTokenChar)) {
             throw new IllegalArgumentException("'" + printable(name) + "' is not a valid HTTP header name");
         }
@@ -43,10 +58,6 @@ public record HeaderSpec(String name, String value) {
         }
         if (OWN.contains(lower)) {
             throw new IllegalArgumentException("header " + name + " is set by the proxy itself and cannot be set");
-        }
-        if (value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
-            throw new IllegalArgumentException("the value of header " + name
-                    + " contains a line break or NUL, which cannot be sent");
         }
     }
 

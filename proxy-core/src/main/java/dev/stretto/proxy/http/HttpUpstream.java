@@ -143,7 +143,17 @@ public final class HttpUpstream implements Upstream {
         } catch (java.net.URISyntaxException e) {
             throw new IllegalArgumentException("the upstream URL is not a valid URL");
         }
-        return checked(uri);
+        return checkEndpoint(uri);
+    }
+
+    /**
+     * Checks that {@code endpoint} is one this class accepts: an absolute http(s) URL with a host.
+     *
+     * @return {@code endpoint}
+     * @throws IllegalArgumentException when it is not; the message shows only the URL's log form
+     */
+    public static URI checkEndpoint(URI endpoint) {
+        return checked(endpoint);
     }
 
     @Override

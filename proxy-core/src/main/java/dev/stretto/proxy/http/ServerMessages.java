@@ -79,7 +79,7 @@ final class ServerMessages {
     /** Answers {@code request} with the proxy's own error, unless it was answered already. */
     void fail(Pending request, String message) {
         if (!silenced.getAsBoolean() && pending.claim(request)) {
-            sink.line(ErrorLines.error(request.id(), ErrorLines.UPSTREAM_FAILED, message), true);
+            sink.proxyLine(ErrorLines.error(request.id(), ErrorLines.UPSTREAM_FAILED, message), true);
         }
     }
 
@@ -88,7 +88,7 @@ final class ServerMessages {
         if (silenced.getAsBoolean()) {
             return;
         }
-        sink.line(ErrorLines.error(id, code, message), true);
+        sink.proxyLine(ErrorLines.error(id, code, message), true);
     }
 
     /**

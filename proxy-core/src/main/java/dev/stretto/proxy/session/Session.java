@@ -2,6 +2,7 @@ package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;
 import java.io.IOException;
@@ -31,6 +32,8 @@ import org.tinylog.Logger;
  * The host's input is read outside the scope (see {@link HostInput}). Server lines pass
  * through {@code sinkLock}: each is recorded, then written to the host, in one step, so the
  * log and the host see server lines in the same order however many threads deliver them.
+ * Lines the upstream writes in the server's place (an HTTP upstream's error answers) take the
+ * same path and are recorded as {@code proxy} entries.
  *
  * <p>Ending. The session ends when the upstream's end returns (after the host's input ended
  * and the server finished, or as soon as the server ends first), or when any fork fails.
@@ -82,7 +85,17 @@ public final class Session {
      */
     public int run() throws IOException, InterruptedException {
         try {
-            upstream.start(this::fromServer);
+            upstream.start(new ServerLineSink() {
+                @Override
+                public void line(byte[] line, boolean newline) {
+                    toHost(Source.SERVER, line, newline);
+                }
+
+                @Override
+                public void proxyLine(byte[] line, boolean newline) {
+                    toHost(Source.PROXY, line, newline);
+                }
+            });
         } catch (IOException | RuntimeException e) {
             upstream.abort();
             throw e;
@@ -129,12 +142,13 @@ public final class Session {
         return m == null ? t.getClass().getSimpleName() : m;
     }
 
-    // The server sink: record, then forward, as one step (see the class comment).
-    private void fromServer(byte[] bytes, boolean newline) {
+    // The server sink: record, then forward, as one step (see the class comment). The proxy's
+    // own answers in the server's place are recorded as such.
+    private void toHost(Source from, byte[] bytes, boolean newline) {
         sinkLock.lock();
         try {
             try {
-                recorder.record(Source.SERVER, new Line(bytes, newline));
+                recorder.record(from, new Line(bytes, newline));
             } catch (InterruptedException e) {
                 // The session is ending; the line still reaches the host.
                 Thread.currentThread().interrupt();

@@ -3,7 +3,7 @@ package dev.stretto.proxy.upstream;
 /**
  * Where the server's lines go. The session's implementation records each line, then
  * forwards it to the host, so it is safe to call from any thread; calls are serialised
- * in the order they are made.
+ * in the order they are made (lines of both methods share one order).
  */
 @FunctionalInterface
 public interface ServerLineSink {
@@ -15,4 +15,17 @@ public interface ServerLineSink {
      * @param newline false only for a last line that had no terminator
      */
     void line(byte[] line, boolean newline);
+
+    /**
+     * A line the proxy writes to the host in the server's place, such as the JSON-RPC error
+     * that answers a request the server refused or could not be reached for. It reaches the
+     * host like a server line, but the session log records it as the proxy's ({@code "from":
+     * "proxy"}), since the server never sent it. By default it is passed to {@link #line}.
+     *
+     * @param line    the line's bytes without its {@code '\n'}
+     * @param newline false only for a last line that had no terminator
+     */
+    default void proxyLine(byte[] line, boolean newline) {
+        line(line, newline);
+    }
 }

@@ -306,6 +306,39 @@ class HttpUpstreamTest {
     }
 
     @Test
+    void theProxysOwnAnswersGoToTheSinkAsTheProxysLines() throws Exception {
+        server.route = (ex, s) -> {
+            if (s.body().contains("\"id\":\"a\"")) {
+                status(ex, 500);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        BlockingQueue<String> tagged = new LinkedBlockingQueue<>();
+        upstream = new HttpUpstream(server.uri(), List.of(), Duration.ofSeconds(5), Duration.ofSeconds(5), FAST,
+                warnings::add);
+        upstream.start(new dev.stretto.proxy.upstream.ServerLineSink() {
+            @Override
+            public void line(byte[] line, boolean newline) {
+                tagged.add("server " + new String(line, StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void proxyLine(byte[] line, boolean newline) {
+                tagged.add("proxy " + new String(line, StandardCharsets.UTF_8));
+            }
+        });
+        send(INIT);
+        assertEquals("server " + INIT_RESULT, tagged.poll(10, TimeUnit.SECONDS));
+        send("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"tools/list\"}");
+        assertEquals("proxy " + error("\"a\"", "upstream answered HTTP 500"), tagged.poll(10, TimeUnit.SECONDS));
+        send("not json");
+        assertEquals("proxy {\"error\":{\"code\":-32700,\"message\":\"Parse error: the line is not JSON\"},"
+                + "\"id\":null,\"jsonrpc\":\"2.0\"}", tagged.poll(10, TimeUnit.SECONDS));
+        assertEquals(0, end());
+    }
+
+    @Test
     void errorStatusCarryingTheRequestsOwnResponseIsPassedOn() throws Exception {
         String own = "{\"error\":{\"code\":-32602,\"message\":\"Invalid params\"},\"id\":7,\"jsonrpc\":\"2.0\"}";
         server.route = (ex, s) -> {

@@ -1,0 +1,89 @@
+package dev.stretto.cli;
+
+import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.http.HeaderSpec;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The server the arguments name: a command after {@code --}, or {@code --upstream URL} with
+ * its {@code --upstream-header NAME=VAR} options. Header values are not part of the arguments:
+ * {@link #spec} reads them from the environment, so a secret never sits on a command line.
+ */
+sealed interface ServerChoice {
+
+    /**
+     * The server as proxy-core's spec.
+     *
+     * @param env the proxy's environment, where header values are read
+     * @throws UsageError when a header's variable is not set or its value cannot be sent; the
+     *                    message names the variable and the header, never the value
+     */
+    UpstreamSpec spec(Map<String, String> env) throws UsageError;
+
+    /** {@code -- COMMAND...}: a child process on stdio. */
+    record Command(List<String> argv) implements ServerChoice {
+
+        public Command {
+            argv = List.copyOf(argv);
+        }
+
+        @Override
+        public UpstreamSpec spec(Map<String, String> env) {
+            return new UpstreamSpec.Command(argv);
+        }
+    }
+
+    /**
+     * {@code --upstream URL}: a Streamable HTTP endpoint.
+     *
+     * @param endpoint the checked URL
+     * @param headers  the {@code --upstream-header} options, in order
+     */
+    record Url(URI endpoint, List<HeaderRef> headers) implements ServerChoice {
+
+        public Url {
+            headers = List.copyOf(headers);
+        }
+
+        @Override
+        public UpstreamSpec spec(Map<String, String> env) throws UsageError {
+            List<HeaderSpec> resolved = new ArrayList<>(headers.size());
+            for (HeaderRef h : headers) {
+                String value = env.get(h.variable());
+                if (value == null) {
+                    throw new UsageError("--upstream-header " + h.name() + "=" + h.variable()
+                            + ": the environment variable " + h.variable() + " is not set");
+                }
+                if (value.isEmpty()) {
+                    throw new UsageError("--upstream-header " + h.name() + "=" + h.variable()
+                            + ": the environment variable " + h.variable() + " is empty");
+                }
+                try {
+                    resolved.add(new HeaderSpec(h.name(), value));
+                } catch (IllegalArgumentException e) {
+                    // HeaderSpec's messages name the header, never the value.
+                    throw new UsageError("--upstream-header " + h.name() + "=" + h.variable() + ": "
+                            + e.getMessage());
+                }
+            }
+            return new UpstreamSpec.Http(endpoint, resolved);
+        }
+    }
+
+    /**
+     * One {@code --upstream-header NAME=VAR}: the header's name and the environment variable
+     * that holds its value.
+     */
+    record HeaderRef(String name, String variable) {
+    }
+
+    /** A usage error found once the environment is known; exit status 2. */
+    final class UsageError extends Exception {
+        UsageError(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

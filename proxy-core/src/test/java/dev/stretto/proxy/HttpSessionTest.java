@@ -1,0 +1,102 @@
+package dev.stretto.proxy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stretto.proxy.http.HeaderSpec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole sessions with an HTTP upstream ({@link UpstreamSpec.Http}), embedded in-process. */
+class HttpSessionTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static int closedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Test
+    void theSpecNeverShowsHeaderValuesOrUrlCredentials() {
+        UpstreamSpec.Http spec = new UpstreamSpec.Http(
+                URI.create("http://u:pw-1@127.0.0.1:9/mcp?token=tk-1&region=eu#frag"),
+                List.of(new HeaderSpec("Authorization", "Bearer sk-1"), new HeaderSpec("X-Team", "t-1")));
+        assertEquals(List.of("http://127.0.0.1:9/mcp?token=<redacted>&region=eu"), spec.loggedCommand());
+        String text = spec.toString();
+        assertEquals("Http[endpoint=http://127.0.0.1:9/mcp?token=<redacted>&region=eu, headers=[Authorization, X-Team]]",
+                text);
+        for (String secret : List.of("pw-1", "tk-1", "sk-1", "t-1")) {
+            assertFalse(text.contains(secret), text);
+        }
+    }
+
+    @Test
+    void theSpecRefusesAUrlThatIsNoHttpEndpointAndAHeaderGivenTwice() {
+        IllegalArgumentException notHttp = assertThrows(IllegalArgumentException.class,
+                () -> UpstreamSpec.Http.of(URI.create("ftp://u:pw-1@example.com/mcp")));
+        assertFalse(notHttp.getMessage().contains("pw-1"), notHttp.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> new UpstreamSpec.Http(URI.create("http://127.0.0.1:9/mcp"),
+                        List.of(new HeaderSpec("Authorization", "a-1"), new HeaderSpec("authorization", "a-2"))));
+        assertEquals("header authorization is given more than once", twice.getMessage());
+    }
+
+    @Test
+    void anUnreachableServerIsAnsweredByTheProxyAndLoggedAsTheProxysLine(@TempDir Path tmp) throws Exception {
+        String url = "http://127.0.0.1:" + closedPort() + "/mcp?key=k-1";
+        String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"0\"}}}";
+        ProxyConfig config = ProxyConfig.builder(new UpstreamSpec.Http(URI.create(url),
+                        List.of(new HeaderSpec("Authorization", "Bearer sk-1"))))
+                .record(tmp)
+                .host(new HostEnvironment("/bin", tmp, "s-1", 1))
+                .clock(InstantSource.fixed(Instant.parse("2026-09-23T21:20:00.123Z")))
+                .build();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> Proxy.run(config, new ByteArrayInputStream((init + "\n").getBytes(StandardCharsets.UTF_8)), out));
+
+        assertEquals(0, status);
+        String answer = "{\"error\":{\"code\":-32000,\"message\":\"upstream unreachable: connection refused\"},"
+                + "\"id\":1,\"jsonrpc\":\"2.0\"}";
+        assertEquals(answer + "\n", out.toString(StandardCharsets.UTF_8));
+
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(tmp)) {
+            logs = s.toList();
+        }
+        assertEquals(1, logs.size());
+        String text = Files.readString(logs.getFirst());
+        assertFalse(text.contains("sk-1") || text.contains("k-1\""), text);
+        List<String> lines = text.lines().toList();
+        JsonNode header = JSON.readTree(lines.getFirst());
+        assertEquals(url.replace("k-1", "<redacted>"), header.get("server_command").get(0).asText());
+        assertEquals(1, header.get("server_command").size());
+        List<String> from = new ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            from.add(JSON.readTree(l).get("from").asText());
+        }
+        assertEquals(List.of("client", "proxy"), from);
+        assertTrue(lines.get(2).endsWith(",\"from\":\"proxy\",\"message\":" + answer + "}"), lines.get(2));
+    }
+}
