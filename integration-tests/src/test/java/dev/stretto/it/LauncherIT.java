@@ -48,4 +48,27 @@ class LauncherIT {
         assertTrue(err.contains("JDK 25"), err);
         assertEquals(0, p.getInputStream().readAllBytes().length, "nothing on stdout");
     }
+
+    @Test
+    void afterABuildTheTryItSessionWaitsForNoCacheTraining() throws Exception {
+        // As after a fresh build: no start-up caches yet. Training them must not happen while
+        // the proxy runs, or the demo would start after the host's input closed.
+        for (String module : List.of("proxy-cli", "mcp-demo")) {
+            Path aot = Repo.root().resolve(module).resolve("target/aot");
+            if (Files.isDirectory(aot)) {
+                try (var files = Files.list(aot)) {
+                    for (Path f : files.toList()) {
+                        Files.delete(f);
+                    }
+                }
+            }
+        }
+        try (Proc p = Proc.start(List.of(Repo.bin("try"), tmp.resolve("logs").toString()))) {
+            assertEquals(0, p.waitFor(), p.stderr());
+            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+            assertEquals(4, out.lines().filter(l -> l.startsWith("{\"id\":")).count(), out);
+        }
+        assertTrue(Files.isRegularFile(Repo.root().resolve("proxy-cli/target/aot/stretto-proxy.aot")));
+        assertTrue(Files.isRegularFile(Repo.root().resolve("mcp-demo/target/aot/stretto-mcp-demo.aot")));
+    }
 }
