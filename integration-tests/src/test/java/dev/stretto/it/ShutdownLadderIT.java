@@ -35,6 +35,23 @@ class ShutdownLadderIT {
         }
     }
 
+    @Test
+    void proxyStoppedByTheHostEndsTheServerTreeToo() throws Exception {
+        Path pids = tmp.resolve("pids-term");
+        String script = "trap '' TERM; sleep 1000 & echo $$ $! > " + pids + ".tmp; mv " + pids + ".tmp " + pids
+                + "; echo ready; wait; wait";
+        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "sh", "-c", script))) {
+            assertEquals("ready", p.nextLine());
+            List<Long> started = List.of(Files.readString(pids).trim().split(" ")).stream().map(Long::parseLong).toList();
+            // What an MCP host does a moment after closing stdin; here stdin stays open.
+            p.process().destroy();
+            assertEquals(143, p.waitFor(), "the proxy ends on SIGTERM; stderr:\n" + p.stderr());
+            for (long pid : started) {
+                assertFalse(running(pid), "process " + pid + " outlived the proxy");
+            }
+        }
+    }
+
     /** Alive and not a zombie (an orphan's zombie may wait for a reaper that never comes here). */
     static boolean running(long pid) {
         try {

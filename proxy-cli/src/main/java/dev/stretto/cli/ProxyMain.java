@@ -93,6 +93,7 @@ public final class ProxyMain {
         PrintStream textOut = System.out;
         OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
+        ServerTreeGuard.install();
         int status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
                 ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
         textOut.flush();
