@@ -19,7 +19,8 @@ import java.util.Objects;
  *       response (parallel calls). A call that is never answered nor cancelled therefore
  *       keeps its turn open for every later call.</li>
  *   <li>Otherwise a client call joins the current turn when it is sent at most
- *       {@link #SAME_TURN_MS} after the turn's last open call was answered (or cancelled),
+ *       {@link #SAME_TURN_MS} after the turn's last answer (a cancellation is no answer,
+ *       and a turn none of whose calls was answered is never joined this way),
  *       nothing but tool results has happened since the turn began (no user or assistant
  *       message), and none of its argument values first appeared in what the turn returned.
  *       An argument value here is any string or number in the arguments, nested ones too,

@@ -48,7 +48,11 @@ final class TimelineBuilder {
         final List<MCall> calls = new ArrayList<>();
         final StringBuilder results = new StringBuilder();
         int open;
-        long quietSinceMs;
+        /**
+         * When the turn's latest answer arrived, or null before any: the 500 ms window
+         * counts from the turn's last response, and a cancellation is none.
+         */
+        Long lastAnswerMs;
         /** No user or assistant message since the turn began. */
         boolean onlyResultsSince = true;
 
@@ -192,7 +196,7 @@ final class TimelineBuilder {
         MCall earlier = pending.put(idKey(id), c);
         if (earlier != null) {
             earlier.replaced = true;
-            release(earlier, t);
+            release(earlier);
         }
         for (String v : argumentValues(args, new ArrayList<>())) {
             known.append(v).append('\n');
@@ -208,7 +212,8 @@ final class TimelineBuilder {
         }
         return from == Source.CLIENT
                 && current.onlyResultsSince
-                && t - current.quietSinceMs <= Timeline.SAME_TURN_MS
+                && current.lastAnswerMs != null
+                && t - current.lastAnswerMs <= Timeline.SAME_TURN_MS
                 && !passesValueFirstSeenInTurn(args);
     }
 
@@ -245,12 +250,10 @@ final class TimelineBuilder {
         steps.add(new MTurnStart(t, current));
     }
 
-    private void release(MCall c, long t) {
+    private void release(MCall c) {
         if (c.open) {
             c.open = false;
-            if (--c.turn.open == 0) {
-                c.turn.quietSinceMs = t;
-            }
+            c.turn.open--;
         }
     }
 
@@ -258,7 +261,7 @@ final class TimelineBuilder {
         MCall c = pending.get(idKey(requestId));
         if (c != null && c.open) {
             c.cancelledMs = t;
-            release(c, t);
+            release(c);
         }
     }
 
@@ -282,7 +285,8 @@ final class TimelineBuilder {
             content = resultText(result);
         }
         c.result = new Timeline.Result(t, from, error, content);
-        release(c, t);
+        c.turn.lastAnswerMs = t;
+        release(c);
         steps.add(new MResult(t, c));
         if (c.turn == current) {
             current.results.append(content).append('\n');

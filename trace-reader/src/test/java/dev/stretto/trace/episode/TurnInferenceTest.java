@@ -223,6 +223,30 @@ class TurnInferenceTest {
     }
 
     @Test
+    void the500msCountFromTheTurnsLastAnswerNotFromACancellation() {
+        // The window is "within half a second of the turn's last response": a cancellation
+        // releases the call but is no answer, so it does not restart the window.
+        SessionLog log = new LogBuilder()
+                .call(0, 1, "a", "{}")
+                .result(10, 1, "done")
+                .call(100, 2, "b", "{}")
+                .cancel(1000, 2)
+                .call(1100, 3, "c", "{}")
+                .build();
+        assertEquals(List.of(List.of("1", "2"), List.of("3")), turns(log));
+    }
+
+    @Test
+    void aTurnWhoseCallsWereAllCancelledIsNotJoinedByTiming() {
+        SessionLog log = new LogBuilder()
+                .call(0, 1, "a", "{}")
+                .cancel(100, 1)
+                .call(150, 2, "b", "{}")
+                .build();
+        assertEquals(List.of(List.of("1"), List.of("2")), turns(log));
+    }
+
+    @Test
     void aCallThatIsNeverAnsweredHasNoResult() {
         SessionLog log = new LogBuilder()
                 .call(0, 1, "hangs", "{\"q\":\"x\"}")
