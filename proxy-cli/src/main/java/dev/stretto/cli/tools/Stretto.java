@@ -7,6 +7,8 @@ import dev.stretto.trace.manifest.Manifest;
 import dev.stretto.trace.tau2.Tau2Simulation;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -142,6 +144,9 @@ public final class Stretto {
         } catch (NoSuchFileException e) {
             err.println("stretto: " + e.getFile() + ": no such file or directory");
             return EXIT_BAD_INPUT;
+        } catch (AccessDeniedException e) {
+            err.println("stretto: " + e.getFile() + ": permission denied");
+            return EXIT_BAD_INPUT;
         } catch (IOException e) {
             err.println("stretto: " + oneLine(e.getMessage() == null ? e.toString() : e.getMessage()));
             return EXIT_BAD_INPUT;
@@ -172,7 +177,7 @@ public final class Stretto {
                     return EXIT_OK;
                 }
                 Path log = single(command, a, "LOG");
-                Timeline timeline = Timeline.of(SessionLog.read(log));
+                Timeline timeline = Timeline.of(readLog(log));
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());
                 } else {
@@ -222,7 +227,7 @@ public final class Stretto {
                 }
                 List<Timeline> timelines = new ArrayList<>();
                 for (Path p : SessionLog.logFilesRecursively(dir)) {
-                    timelines.add(Timeline.of(SessionLog.read(p)));
+                    timelines.add(Timeline.of(readLog(p)));
                 }
                 timelines.sort(Comparator.comparingLong((Timeline t) -> t.header().startedUnixMs())
                         .thenComparing(t -> t.header().session()));
@@ -264,9 +269,26 @@ public final class Stretto {
             if (Files.isDirectory(p)) {
                 logs.addAll(SessionLog.readDirectory(p));
             } else {
-                logs.add(SessionLog.read(p));
+                logs.add(readLog(p));
             }
         }
         return logs;
+    }
+
+    /**
+     * Reads one log file. The JDK's own message for some failures (a directory read as a
+     * file) does not name the file, so every failure here is made to.
+     */
+    private static SessionLog readLog(Path p) throws IOException {
+        if (Files.isDirectory(p)) {
+            throw new IOException(p + ": is a directory, not a session log");
+        }
+        try {
+            return SessionLog.read(p);
+        } catch (FileSystemException | LogFormatException namesItsFile) {
+            throw namesItsFile;
+        } catch (IOException e) {
+            throw new IOException(p + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
+        }
     }
 }

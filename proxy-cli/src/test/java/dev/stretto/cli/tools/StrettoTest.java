@@ -222,6 +222,12 @@ class StrettoTest {
     }
 
     @Test
+    void aDirectoryWhereALogIsExpectedExits1NamingIt(@TempDir Path dir) {
+        assertEquals(new Run(1, "", "stretto: " + dir + ": is a directory, not a session log\n"),
+                run("show", dir.toString()));
+    }
+
+    @Test
     void aMissingFileExits1(@TempDir Path dir) {
         Path missing = dir.resolve("nope.jsonl");
         assertEquals(new Run(1, "", "stretto: " + missing + ": no such file or directory\n"),
