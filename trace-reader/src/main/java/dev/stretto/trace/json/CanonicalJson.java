@@ -79,6 +79,19 @@ public final class CanonicalJson {
 
     /** Appends {@code value} to {@code out}; see {@link #write(JsonNode)}. */
     public static void append(StringBuilder out, JsonNode value) {
+        append(out, value, true);
+    }
+
+    /**
+     * Appends {@code value} like {@link #append(StringBuilder, JsonNode)} but with object
+     * keys in the tree's own order (for a parsed tree, the order of its text), for values
+     * that are written back where they were read rather than re-serialised.
+     */
+    public static void appendKeepingKeyOrder(StringBuilder out, JsonNode value) {
+        append(out, value, false);
+    }
+
+    private static void append(StringBuilder out, JsonNode value, boolean sortKeys) {
         if (value == null || value.isNull() || value.isMissingNode()) {
             out.append("null");
         } else if (value.isObject()) {
@@ -86,7 +99,9 @@ public final class CanonicalJson {
             for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
                 fields.add(it.next());
             }
-            fields.sort((a, b) -> compareCodePoints(a.getKey(), b.getKey()));
+            if (sortKeys) {
+                fields.sort((a, b) -> compareCodePoints(a.getKey(), b.getKey()));
+            }
             out.append('{');
             for (int i = 0; i < fields.size(); i++) {
                 if (i > 0) {
@@ -94,7 +109,7 @@ public final class CanonicalJson {
                 }
                 JsonText.appendQuoted(out, fields.get(i).getKey());
                 out.append(':');
-                append(out, fields.get(i).getValue());
+                append(out, fields.get(i).getValue(), sortKeys);
             }
             out.append('}');
         } else if (value.isArray()) {
@@ -103,7 +118,7 @@ public final class CanonicalJson {
                 if (i > 0) {
                     out.append(',');
                 }
-                append(out, value.get(i));
+                append(out, value.get(i), sortKeys);
             }
             out.append(']');
         } else if (value.isTextual()) {

@@ -1,8 +1,7 @@
 package dev.stretto.trace.log;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stretto.trace.json.CanonicalJson;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +29,6 @@ public record LogHeader(int version, String session, long startedUnixMs, List<St
 
     /** The format version this code writes. */
     public static final int CURRENT_VERSION = 2;
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     public LogHeader {
         Objects.requireNonNull(session, "session");
@@ -76,11 +73,7 @@ public record LogHeader(int version, String session, long startedUnixMs, List<St
             out.append(',');
             JsonText.appendQuoted(out, e.getKey());
             out.append(':');
-            try {
-                out.append(MAPPER.writeValueAsString(e.getValue()));
-            } catch (JsonProcessingException ex) {
-                throw new IllegalStateException("cannot write header field " + e.getKey(), ex);
-            }
+            CanonicalJson.appendKeepingKeyOrder(out, e.getValue());
         }
         return out.append('}').toString();
     }

@@ -150,6 +150,15 @@ class SessionLogTest {
     }
 
     @Test
+    void unknownHeaderFieldsAreWrittenBackInTheReferencesSpelling() throws LogFormatException {
+        // Lowercase u-escapes and Rust's number spelling, as every other line this code
+        // writes (Jackson's own writer gives \\u001F and 1.0E-7), keys in the file's order.
+        String header = "{\"stretto_mcp_log\":2,\"session\":\"s\",\"started_unix_ms\":1,\"server_command\":[],"
+                + "\"domain\":null,\"agent_model\":null,\"later\":{\"ctl\":\"\\u001f\",\"tiny\":1e-7,\"n\":[0.5,12]}}";
+        assertEquals(header, parse(header + "\n").header().toJson());
+    }
+
+    @Test
     void aFileWithoutAHeaderIsNotASessionLog() {
         assertEquals("x.jsonl:1: not a session log: the file has no header line", bad("").getMessage());
         assertEquals("x.jsonl:1: not a session log: the first line has no \"stretto_mcp_log\" header",
