@@ -27,6 +27,12 @@ public final class LineClassifier {
                     .build())
             .build();
 
+    /**
+     * serde_json stops at its 128th level of nesting, and the log entry around a message is
+     * one level itself: the entry must read back, so a message may nest 126 levels deep.
+     */
+    private static final int MAX_MESSAGE_DEPTH = 126;
+
     private LineClassifier() {
     }
 
@@ -70,16 +76,58 @@ public final class LineClassifier {
         return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f';
     }
 
+    /**
+     * Whether the bytes are exactly one JSON value that the reference's reader (serde_json)
+     * reads back too, as the specification asks of a message: no unpaired surrogate escape
+     * in a string or key, no number beyond the double range, and no deeper nesting than
+     * {@link #MAX_MESSAGE_DEPTH}. Anything else would make that reader reject the whole log.
+     */
     private static boolean isOneJsonValue(byte[] buf, int off, int len) {
         try (JsonParser p = JSON.createParser(buf, off, len)) {
-            if (p.nextToken() == null) {
-                return false;
+            JsonToken t = p.nextToken();
+            int depth = 0;
+            while (t != null) {
+                switch (t) {
+                    case START_OBJECT, START_ARRAY -> {
+                        if (++depth > MAX_MESSAGE_DEPTH) {
+                            return false;
+                        }
+                    }
+                    case END_OBJECT, END_ARRAY -> depth--;
+                    case FIELD_NAME, VALUE_STRING -> {
+                        if (hasUnpairedSurrogate(p.getText())) {
+                            return false;
+                        }
+                    }
+                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+                        if (!Double.isFinite(p.getDoubleValue())) {
+                            return false;
+                        }
+                    }
+                    default -> {
+                    }
+                }
+                if (depth == 0) {
+                    return p.nextToken() == null;
+                }
+                t = p.nextToken();
             }
-            p.skipChildren();
-            return p.nextToken() == null;
+            return false;
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    private static boolean hasUnpairedSurrogate(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String decodeStrict(byte[] buf, int off, int len) {

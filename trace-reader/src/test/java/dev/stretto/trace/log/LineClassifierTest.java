@@ -27,6 +27,27 @@ class LineClassifierTest {
         assertEquals(new Payload.Message("[{\"id\":1},{\"id\":2}]"), classify("[{\"id\":1},{\"id\":2}]"));
     }
 
+    /**
+     * A message must also read back where the reference reads logs (serde_json): a line it
+     * cannot parse would make the reference's reader reject the whole log, so such a line
+     * is logged as raw text, as the reference's own writer does.
+     */
+    @Test
+    void jsonTheReferenceCannotReadBackIsRaw() {
+        assertEquals(new Payload.Raw("{\"s\":\"\\ud800\"}"), classify("{\"s\":\"\\ud800\"}\n"));
+        assertEquals(new Payload.Raw("{\"\\udc00\":1}"), classify("{\"\\udc00\":1}"));
+        assertEquals(new Payload.Raw("[1e400]"), classify("[1e400]"));
+        assertEquals(new Payload.Raw("-" + "9".repeat(400)), classify("-" + "9".repeat(400)));
+        // The entry wraps the message in one more object, and serde_json stops at depth 128.
+        String deepest = "[".repeat(126) + "]".repeat(126);
+        assertEquals(new Payload.Message(deepest), classify(deepest));
+        String tooDeep = "[".repeat(127) + "]".repeat(127);
+        assertEquals(new Payload.Raw(tooDeep), classify(tooDeep));
+        // Paired surrogates and large but finite numbers are fine.
+        assertEquals(new Payload.Message("{\"s\":\"\\ud83d\\ude00\",\"n\":1e300,\"u\":18446744073709551616}"),
+                classify("{\"s\":\"\\ud83d\\ude00\",\"n\":1e300,\"u\":18446744073709551616}"));
+    }
+
     @Test
     void twoValuesOnOneLineAreRaw() {
         assertEquals(new Payload.Raw("{} {}"), classify("{} {}\n"));
