@@ -194,8 +194,9 @@ final class ProxyArgs {
 
     /**
      * One {@code --upstream-header NAME=VAR}. The messages repeat neither an argument without
-     * {@code =} nor what follows the {@code =} unless it is a valid variable name: a user who
-     * put the secret itself there should not find it on stderr.
+     * {@code =} nor what follows the {@code =} unless it is a valid variable name, nor a name
+     * with white space in it: a user who put the secret itself there should not find it on
+     * stderr.
      */
     private static ServerChoice.HeaderRef headerRef(String arg) {
         int eq = arg.indexOf('=');
@@ -204,6 +205,13 @@ final class ProxyArgs {
         if (eq <= 0) {
             throw new IllegalArgumentException(shown + ": needs NAME=VAR, a header name and the environment"
                     + " variable that holds its value (e.g. Authorization=MY_TOKEN)");
+        }
+        if (name.chars().anyMatch(Character::isWhitespace)) {
+            // "Authorization: Basic dXNlcjpwYXNz=": a header written out in full, whose value
+            // happens to hold an '='. Whatever precedes that '=' may be the secret.
+            throw new IllegalArgumentException(UPSTREAM_HEADER + ": needs NAME=VAR, a header name and the environment"
+                    + " variable that holds its value (e.g. Authorization=MY_TOKEN); what was given is not"
+                    + " repeated, it may hold a secret");
         }
         String variable = arg.substring(eq + 1);
         if (!VARIABLE.matcher(variable).matches()) {

@@ -1,6 +1,7 @@
 package dev.stretto.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -136,5 +137,19 @@ class ProxyArgsTest {
                 error("--upstream", "http://a/mcp", "--upstream-header", "X:Y=T"));
         assertEquals("--upstream-header: header x-team is given more than once",
                 error("--upstream", "http://a/mcp", "--upstream-header", "X-Team=A", "--upstream-header", "x-team=B"));
+    }
+
+    @Test
+    void aHeaderWrittenOutInFullIsNotEchoedEvenWhenItsValueHoldsAnEqualsSign() {
+        // Base64 credentials end in '=', so "Name: value" still splits at an '=' inside the value.
+        String basic = error("--upstream", "http://a/mcp", "--upstream-header", "Authorization: Basic dXNlcjpwYXNz=");
+        assertEquals("--upstream-header: needs NAME=VAR, a header name and the environment variable that holds its"
+                + " value (e.g. Authorization=MY_TOKEN); what was given is not repeated, it may hold a secret", basic);
+        String bearer = error("--upstream", "http://a/mcp", "--upstream-header", "Authorization: Bearer sk-1=T");
+        assertEquals("--upstream-header: needs NAME=VAR, a header name and the environment variable that holds its"
+                + " value (e.g. Authorization=MY_TOKEN); what was given is not repeated, it may hold a secret", bearer);
+        for (String message : List.of(basic, bearer)) {
+            assertFalse(message.contains("dXNlcjpwYXNz") || message.contains("sk-1"), message);
+        }
     }
 }

@@ -76,7 +76,8 @@ public final class HttpUpstream implements Upstream {
     // Set by start.
     private volatile Link link;
     private volatile EventStream eventStream;
-    // Client pump only: completes once the latest initialize has its answer (the session's headers).
+    // Client pump only: completes once the latest initialize has its answer (the session's headers)
+    // and the latest notifications/initialized was delivered; later messages wait for it.
     private CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
 
     /**
@@ -212,14 +213,26 @@ public final class HttpUpstream implements Upstream {
                         "Invalid Request: send one JSON-RPC message object per line (batches are not supported)");
             }
             case REQUEST -> sendRequest(l, line, message);
-            default -> launch(new PostExchange(l, line, message, null, gate, acceptedAction(message)));
+            default -> {
+                PostExchange exchange = new PostExchange(l, line, message, null, gate, acceptedAction(message));
+                if (isInitialized(message)) {
+                    // Servers may refuse requests that arrive before notifications/initialized
+                    // (the Python SDK's does), so later messages wait until it was delivered,
+                    // as an SDK client waits for its 202; the wait is bounded by the timeout.
+                    CompletableFuture<Void> delivered = new CompletableFuture<>();
+                    gate = delivered;
+                    launch(exchange, delivered);
+                } else {
+                    launch(exchange, null);
+                }
+            }
         }
     }
 
     private void sendRequest(Link l, byte[] line, JsonRpcPeek message) {
         if (message.id() == null) {
             // An id of a type JSON-RPC does not allow: nothing to answer by; let the server judge it.
-            launch(new PostExchange(l, line, message, null, gate, () -> { }));
+            launch(new PostExchange(l, line, message, null, gate, () -> { }), null);
             return;
         }
         if (pending.contains(message.id())) {
@@ -236,17 +249,22 @@ public final class HttpUpstream implements Upstream {
             // Later messages need the session id and version this initialize will bring.
             gate = request.answered();
         }
-        launch(new PostExchange(l, line, message, request, before, () -> { }));
+        launch(new PostExchange(l, line, message, request, before, () -> { }), null);
     }
 
     private Runnable acceptedAction(JsonRpcPeek message) {
-        if (message.kind() == JsonRpcPeek.Kind.NOTIFICATION && "notifications/initialized".equals(message.method())) {
+        if (isInitialized(message)) {
             return () -> streamStart.complete(true);
         }
         return () -> { };
     }
 
-    private void launch(PostExchange exchange) {
+    private static boolean isInitialized(JsonRpcPeek message) {
+        return message.kind() == JsonRpcPeek.Kind.NOTIFICATION && "notifications/initialized".equals(message.method());
+    }
+
+    /** @param done completed once the exchange is over, however it went; may be null */
+    private void launch(PostExchange exchange, CompletableFuture<Void> done) {
         inFlight.enter();
         try {
             Thread.ofVirtual().name("stretto-http-post-", 0).start(() -> {
@@ -260,10 +278,16 @@ public final class HttpUpstream implements Upstream {
                     }
                 } finally {
                     exchanges.remove(self);
+                    if (done != null) {
+                        done.complete(null);
+                    }
                     inFlight.exit();
                 }
             });
         } catch (RuntimeException e) {
+            if (done != null) {
+                done.complete(null);
+            }
             inFlight.exit();
             throw e;
         }

@@ -54,7 +54,10 @@ final class McpHttp {
                 .build();
     }
 
-    /** The secret values this client sends: extra header values and URL user info. */
+    /**
+     * The secret values this client sends: extra header values, URL user info, and the values
+     * of query parameters the log form redacts (see {@link UrlRedactor}).
+     */
     static List<String> secretValues(URI endpoint, List<HeaderSpec> headers) {
         List<String> out = new ArrayList<>();
         for (HeaderSpec h : withBasicAuth(endpoint, headers)) {
@@ -68,6 +71,7 @@ final class McpHttp {
                 out.add(endpoint.getUserInfo().substring(colon + 1));
             }
         }
+        out.addAll(UrlRedactor.credentialValues(endpoint));
         return out;
     }
 

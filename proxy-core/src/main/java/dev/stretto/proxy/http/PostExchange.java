@@ -81,6 +81,9 @@ final class PostExchange implements Runnable {
             if (!link.lifecycle().aborted()) {
                 failOrWarn(Link.STOPPED_WAITING);
             }
+        } catch (RuntimeException e) {
+            // A request the client refuses to build, say: the host must still get its answer.
+            failOrWarn("the proxy could not complete the exchange: " + Causes.describe(e, link.secrets()));
         }
     }
 

@@ -5,6 +5,7 @@ import dev.stretto.proxy.upstream.ServerLineSink;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.tinylog.Logger;
@@ -41,14 +42,17 @@ final class ServerMessages {
     /**
      * Handles one JSON-RPC message from the server.
      *
-     * @param json  the message as the server sent it (multi-line JSON is put on one line)
-     * @param where where it came from, for warnings ("the answer to request 3")
+     * @param message the message as the server sent it (multi-line JSON is put on one line, and
+     *                a leading UTF-8 byte order mark, which JSON parsers on the host's side
+     *                reject, is dropped)
+     * @param where   where it came from, for warnings ("the answer to request 3")
      * @return false when it was not one JSON-RPC message and was dropped
      */
-    boolean accept(byte[] json, String where) {
+    boolean accept(byte[] message, String where) {
         if (silenced.getAsBoolean()) {
             return true;
         }
+        byte[] json = withoutByteOrderMark(message);
         JsonRpcPeek peek = JsonRpcPeek.of(json);
         switch (peek.kind()) {
             case BLANK, NOT_JSON, NOT_OBJECT -> {
@@ -59,7 +63,15 @@ final class ServerMessages {
             case RESPONSE -> {
                 Pending waiting = pending.get(peek.id());
                 if (waiting != null && waiting.isInitialize() && peek.protocolVersion() != null) {
-                    state.protocolVersion(peek.protocolVersion());
+                    if (SessionState.isValidHeaderValue(peek.protocolVersion())) {
+                        state.protocolVersion(peek.protocolVersion());
+                    } else {
+                        // A header the HTTP client refuses to build would fail every later request.
+                        state.protocolVersion(null);
+                        warn.accept("the server's initialize result names a protocol version that cannot be sent"
+                                + " as a header (only visible ASCII is allowed); later requests go without"
+                                + " " + McpHttp.PROTOCOL_VERSION);
+                    }
                 }
                 if (pending.claim(peek.id()) == null) {
                     Logger.debug("dropped a response with id {} from {}: it was answered already or never asked",
@@ -74,6 +86,13 @@ final class ServerMessages {
                 return true;
             }
         }
+    }
+
+    private static byte[] withoutByteOrderMark(byte[] json) {
+        if (json.length >= 3 && (json[0] & 0xFF) == 0xEF && (json[1] & 0xFF) == 0xBB && (json[2] & 0xFF) == 0xBF) {
+            return Arrays.copyOfRange(json, 3, json.length);
+        }
+        return json;
     }
 
     /** Answers {@code request} with the proxy's own error, unless it was answered already. */

@@ -42,7 +42,15 @@ final class SessionState {
 
     /** Session ids may only hold visible ASCII (MCP transports, session management). */
     static boolean isValidSessionId(String id) {
-        return id != null && !id.isEmpty() && id.chars().allMatch(c -> c >= 0x21 && c <= 0x7E);
+        return isValidHeaderValue(id);
+    }
+
+    /**
+     * True for a value the session may echo in a header: visible ASCII only, as the transport
+     * demands of session ids and as every protocol version is spelled.
+     */
+    static boolean isValidHeaderValue(String value) {
+        return value != null && !value.isEmpty() && value.chars().allMatch(c -> c >= 0x21 && c <= 0x7E);
     }
 
     @Override

@@ -180,17 +180,19 @@ final class SseParser {
         }
         pos = 0;
         limit = n;
-        if (atStart) {
-            atStart = false;
-            // A UTF-8 byte order mark at the very start is not part of the first field.
-            if (n >= 3 && (buf[0] & 0xFF) == 0xEF && (buf[1] & 0xFF) == 0xBB && (buf[2] & 0xFF) == 0xBF) {
-                pos = 3;
-            }
-        }
         return true;
     }
 
     private String decode() {
-        return line.toString(StandardCharsets.UTF_8);
+        String text = line.toString(StandardCharsets.UTF_8);
+        if (atStart) {
+            atStart = false;
+            // A byte order mark at the very start is not part of the first field. It is looked
+            // for in the first line, not the first read: a read may hold fewer than its 3 bytes.
+            if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
+                return text.substring(1);
+            }
+        }
+        return text;
     }
 }

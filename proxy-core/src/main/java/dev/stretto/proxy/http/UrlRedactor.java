@@ -3,6 +3,7 @@ package dev.stretto.proxy.http;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -66,6 +67,31 @@ public final class UrlRedactor {
     static boolean looksLikeCredential(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return WORDS.stream().anyMatch(lower::contains);
+    }
+
+    /**
+     * The values of the query parameters whose names look like credentials, as written in the
+     * URL and decoded (a server may echo either). Values shorter than 4 characters are left
+     * out: no credential is that short, and scrubbing "1" would mangle every text it is in.
+     */
+    static List<String> credentialValues(URI url) {
+        List<String> out = new ArrayList<>();
+        String rawQuery = url.getRawQuery();
+        if (rawQuery == null) {
+            return out;
+        }
+        for (String part : rawQuery.split("&", -1)) {
+            int eq = part.indexOf('=');
+            if (eq >= 0 && eq < part.length() - 1 && looksLikeCredential(decode(part.substring(0, eq)))) {
+                String raw = part.substring(eq + 1);
+                for (String value : List.of(raw, decode(raw))) {
+                    if (value.strip().length() >= 4) {
+                        out.add(value);
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private static String redactQuery(String rawQuery) {

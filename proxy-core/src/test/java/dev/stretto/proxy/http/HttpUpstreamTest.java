@@ -609,6 +609,96 @@ class HttpUpstreamTest {
     }
 
     @Test
+    void protocolVersionThatCannotBeAHeaderIsNotSentAndLaterRequestsAreStillAnswered() throws Exception {
+        // A control character is valid in a JSON string but not in an HTTP header value: the
+        // JDK client refuses to build the request, which must not leave the host waiting.
+        String badInit = "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"protocolVersion\":\"2025-11-25\\u0001\","
+                + "\"capabilities\":{},\"serverInfo\":{\"name\":\"fake\",\"version\":\"0\"}}}";
+        server.route = (ex, s) -> {
+            if ("initialize".equals(s.rpcMethod())) {
+                json(ex, 200, badInit, "Mcp-Session-Id", "s-1");
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        send(INIT);
+        assertEquals(badInit, line());
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertEquals("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
+        Seen list = server.next("POST", "tools/list");
+        assertEquals("s-1", list.header("mcp-session-id"));
+        assertNull(list.header("mcp-protocol-version"));
+        assertTrue(warning().contains("protocol version"));
+        assertEquals(0, end());
+    }
+
+    @Test
+    void jsonBodyWithAByteOrderMarkReachesTheHostWithoutIt() throws Exception {
+        server.route = (ex, s) -> {
+            if ("tools/list".equals(s.rpcMethod())) {
+                json(ex, 200, "\uFEFF{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}");
+            } else if ("tools/call".equals(s.rpcMethod())) {
+                json(ex, 200, "\uFEFF{\n \"id\":3,\"jsonrpc\":\"2.0\",\"result\":{}\n}\n");
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        initialize();
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertEquals("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\"}");
+        assertEquals("{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
+        assertEquals(0, end());
+        assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    @Test
+    void credentialQueryValuesOfTheUrlAreScrubbedLikeHeaderValues() throws Exception {
+        server.route = (ex, s) -> {
+            if ("tools/list".equals(s.rpcMethod())) {
+                json(ex, 401, "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,"
+                        + "\"message\":\"api key qk-SECRET-31 expired\"}}");
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start(URI.create(server.uri() + "?region=eu&api_key=qk-SECRET-31"), List.of(), Duration.ofSeconds(5));
+        initialize();
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertEquals(error("2", "upstream answered HTTP 401: api key <redacted> expired"), line());
+        assertEquals(0, end());
+    }
+
+    @Test
+    void requestsAfterTheInitializedNotificationReachTheServerAfterIt() throws Exception {
+        // Some servers (the Python SDK's) refuse requests that arrive before notifications/initialized.
+        BlockingQueue<String> arrivals = new LinkedBlockingQueue<>();
+        server.route = (ex, s) -> {
+            if ("notifications/initialized".equals(s.rpcMethod())) {
+                // Hold the 202 a while: a request POSTed meanwhile would overtake the notification.
+                String overtaker = arrivals.poll(300, TimeUnit.MILLISECONDS);
+                arrivals.add(overtaker == null ? "initialized accepted first" : "overtaken by " + overtaker);
+                status(ex, 202);
+            } else if ("tools/list".equals(s.rpcMethod())) {
+                arrivals.add("tools/list");
+                FakeMcpServer.standard(ex, s);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        initialize();
+        send(INITIALIZED);
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertEquals("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
+        assertEquals("initialized accepted first", arrivals.poll(10, TimeUnit.SECONDS));
+        assertEquals("tools/list", arrivals.poll(10, TimeUnit.SECONDS));
+        assertEquals(0, end());
+    }
+
+    @Test
     void abortEndsEverythingAtOnceAndTellsTheHostNothing() throws Exception {
         CountDownLatch never = latch();
         CountDownLatch called = new CountDownLatch(1);

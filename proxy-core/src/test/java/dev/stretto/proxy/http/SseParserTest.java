@@ -137,6 +137,30 @@ class SseParserTest {
     }
 
     @Test
+    void byteOrderMarkSplitAcrossReadsIsSkipped() throws IOException {
+        // A server that flushes the mark on its own: the first read holds fewer than three bytes.
+        byte[] bytes = "\uFEFFid: a\ndata: x\n\n".getBytes(StandardCharsets.UTF_8);
+        InputStream trickle = new InputStream() {
+            int i;
+
+            @Override
+            public int read() {
+                return i < bytes.length ? bytes[i++] & 0xFF : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (i >= bytes.length) {
+                    return -1;
+                }
+                b[off] = bytes[i++];
+                return 1;
+            }
+        };
+        assertEquals(List.of(new SseEvent("a", "message", "x")), all(new SseParser(trickle)));
+    }
+
+    @Test
     void tornLastEventIsDroppedAndReported() throws IOException {
         SseParser p = parser("data: whole\n\ndata: {\"half\":");
         assertEquals(List.of(new SseEvent(null, "message", "whole")), all(p));
