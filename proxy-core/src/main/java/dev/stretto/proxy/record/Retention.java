@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * {@code --retain-days}: deletes session logs ({@code *.jsonl} and {@code *.json} files, in
- * the directory and below it) last modified before a cut-off. Symbolic links are not
- * followed. A file that cannot be deleted is skipped and named in the returned problems;
+ * the directory and below it) last modified before a cut-off. Symbolic links inside the
+ * directory are neither followed nor deleted; the directory itself may be one. A file that cannot be deleted is skipped and named in the returned problems;
  * nothing here stops a session from starting.
  */
 public final class Retention {
@@ -34,7 +34,10 @@ public final class Retention {
             return problems;
         }
         try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            // The walk does not follow links, not even its starting point: a record directory
+            // that is a link to the real one would be walked as a single link, not cleaned.
+            Path start = dir.toRealPath();
+            Files.walkFileTree(start, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                     String name = file.getFileName().toString();
