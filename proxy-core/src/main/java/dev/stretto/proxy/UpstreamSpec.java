@@ -29,7 +29,7 @@ public sealed interface UpstreamSpec {
      * {@code PATH} the child inherits; the child inherits the proxy's environment and
      * stderr.
      *
-     * @param argv the program and its arguments; not empty
+     * @param argv the program and its arguments; not empty, and the program's name not blank
      */
     record Command(List<String> argv) implements UpstreamSpec {
 
@@ -37,6 +37,9 @@ public sealed interface UpstreamSpec {
             argv = List.copyOf(argv);
             if (argv.isEmpty()) {
                 throw new IllegalArgumentException("the server command is empty");
+            }
+            if (argv.getFirst().isBlank()) {
+                throw new IllegalArgumentException("the server command's program name is empty");
             }
         }
 
