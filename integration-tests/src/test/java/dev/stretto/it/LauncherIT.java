@@ -53,6 +53,43 @@ class LauncherIT {
     void afterABuildTheTryItSessionWaitsForNoCacheTraining() throws Exception {
         // As after a fresh build: no start-up caches yet. Training them must not happen while
         // the proxy runs, or the demo would start after the host's input closed.
+        deleteStartUpCaches();
+        try (Proc p = Proc.start(List.of(Repo.bin("try"), tmp.resolve("logs").toString()))) {
+            assertEquals(0, p.waitFor(), p.stderr());
+            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+            assertEquals(4, out.lines().filter(l -> l.startsWith("{\"id\":")).count(), out);
+        }
+        assertTrue(Files.isRegularFile(Repo.root().resolve("proxy-cli/target/aot/stretto-proxy.aot")));
+        assertTrue(Files.isRegularFile(Repo.root().resolve("mcp-demo/target/aot/stretto-mcp-demo.aot")));
+    }
+
+    @Test
+    void aLauncherToldToStopWhileItTrainsItsCacheStopsAndLeavesNoLockBehind() throws Exception {
+        // A host may give up on a proxy that starts slowly and send it SIGTERM. The build lock
+        // must not outlive the launcher: a stale one makes every later launcher skip training,
+        // and one that finds the jars missing wait ten minutes for it.
+        deleteStartUpCaches();
+        Path lock = Repo.root().resolve(".stretto-build.lock");
+        Path scratch = Files.createDirectories(tmp.resolve("tmp"));
+        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "cat"), null,
+                Map.of("TMPDIR", scratch.toString()))) {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(Proc.WAIT_SECONDS);
+            while (!Files.isDirectory(lock)) {
+                assertTrue(p.process().isAlive(), "the launcher ended before training: " + p.stderr());
+                assertTrue(System.nanoTime() < deadline, "the launcher never took the lock to train");
+                Thread.sleep(5);
+            }
+            p.process().destroy();
+            assertEquals(143, p.waitFor(), "the launcher went on after SIGTERM: " + p.stderr());
+            assertTrue(p.stdoutBytes().length == 0, "nothing on stdout");
+        }
+        assertTrue(!Files.exists(lock), "the lock " + lock + " was left behind");
+        try (var left = Files.list(scratch)) {
+            assertEquals(List.of(), left.toList(), "the training's scratch files were left behind");
+        }
+    }
+
+    private static void deleteStartUpCaches() throws java.io.IOException {
         for (String module : List.of("proxy-cli", "mcp-demo")) {
             Path aot = Repo.root().resolve(module).resolve("target/aot");
             if (Files.isDirectory(aot)) {
@@ -63,12 +100,5 @@ class LauncherIT {
                 }
             }
         }
-        try (Proc p = Proc.start(List.of(Repo.bin("try"), tmp.resolve("logs").toString()))) {
-            assertEquals(0, p.waitFor(), p.stderr());
-            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
-            assertEquals(4, out.lines().filter(l -> l.startsWith("{\"id\":")).count(), out);
-        }
-        assertTrue(Files.isRegularFile(Repo.root().resolve("proxy-cli/target/aot/stretto-proxy.aot")));
-        assertTrue(Files.isRegularFile(Repo.root().resolve("mcp-demo/target/aot/stretto-mcp-demo.aot")));
     }
 }
