@@ -33,6 +33,20 @@ class LauncherIT {
     }
 
     @Test
+    void theServerSeesTheJavaHomeTheHostGaveNotTheOneTheLauncherChose() throws Exception {
+        // A Java MCP server started through the proxy must run on the JDK its user configured,
+        // even when that one is too old for the proxy itself.
+        Path oldJdk = Files.createDirectories(tmp.resolve("jdk-17"));
+        String show = "printf '%s\\n' \"${JAVA_HOME-unset}\"";
+        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "sh", "-c", show), tmp,
+                Map.of("JAVA_HOME", oldJdk.toString()))) {
+            p.closeStdin();
+            assertEquals(oldJdk.toString(), p.nextLine(), p.stderr());
+            assertEquals(0, p.waitFor(), p.stderr());
+        }
+    }
+
+    @Test
     void withoutAJdk25TheLauncherSaysSoAndExits125() throws Exception {
         Map<String, String> env = new java.util.HashMap<>(Map.of("PATH", "/usr/bin:/bin", "STRETTO_JVM_DIRS", tmp.toString()));
         env.put("JAVA_HOME", tmp.toString());
