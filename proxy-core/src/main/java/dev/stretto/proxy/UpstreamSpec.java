@@ -33,6 +33,7 @@ public sealed interface UpstreamSpec {
      */
     record Command(List<String> argv) implements UpstreamSpec {
 
+        /** @throws IllegalArgumentException when {@code argv} is empty or its program name blank */
         public Command {
             argv = List.copyOf(argv);
             if (argv.isEmpty()) {
