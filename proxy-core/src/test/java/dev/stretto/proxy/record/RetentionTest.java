@@ -70,4 +70,22 @@ class RetentionTest {
         assertTrue(Files.isSymbolicLink(fileLink));
         assertTrue(Files.isSymbolicLink(dirLink));
     }
+
+    @Test
+    void theLogOfASessionStillRunningIsKeptHoweverOld(@TempDir Path dir) throws Exception {
+        // Hosts start several proxies on one record directory at once; with --retain-days 0
+        // (or a session idle for days) one would delete the log another is still writing.
+        Instant now = Instant.parse("2026-10-01T00:00:00Z");
+        Instant old = now.minus(Duration.ofDays(9));
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        long live = ProcessHandle.current().pid();
+        Path running = file(dir.resolve("20260920T101010.123Z-" + live + ".jsonl"), old);
+        Path runningFlow = file(dir.resolve("20260920T101010.123Z-" + live + "-2.flow.jsonl"), old);
+        Path finished = file(dir.resolve("20260920T101010.123Z-" + ended.pid() + ".jsonl"), old);
+        assertEquals(List.of(), Retention.apply(dir, 0, now));
+        assertTrue(Files.exists(running));
+        assertTrue(Files.exists(runningFlow));
+        assertFalse(Files.exists(finished));
+    }
 }
