@@ -47,6 +47,18 @@ class LauncherIT {
     }
 
     @Test
+    void aRelativeRecordDirectoryIsNamedInFullSinceTheHostsDirectoryIsUnknown() throws Exception {
+        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--record", "logs", "--", "cat"), tmp, Map.of())) {
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+            String first = p.stderr().lines().findFirst().orElse("");
+            String prefix = "stretto-proxy: recording to " + tmp.toRealPath().resolve("logs") + "/";
+            assertTrue(first.startsWith(prefix) && first.endsWith(".jsonl"), first);
+            assertTrue(Files.isRegularFile(Path.of(first.substring("stretto-proxy: recording to ".length()))), first);
+        }
+    }
+
+    @Test
     void withoutAJdk25TheLauncherSaysSoAndExits125() throws Exception {
         Map<String, String> env = new java.util.HashMap<>(Map.of("PATH", "/usr/bin:/bin", "STRETTO_JVM_DIRS", tmp.toString()));
         env.put("JAVA_HOME", tmp.toString());

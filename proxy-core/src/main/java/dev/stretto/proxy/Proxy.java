@@ -76,6 +76,8 @@ public final class Proxy {
                 throw new ProxyStartException("cannot expand ~ in the record directory " + dir
                         + ": the home directory is not known (HOME is not set)", null);
             }
+            // Hosts start the proxy in a directory nobody chose: messages name the log in full.
+            dir = dir.toAbsolutePath();
             List<String> problems = config.retainDays() == null ? List.of()
                     : Retention.apply(dir, config.retainDays(), started);
             try {
