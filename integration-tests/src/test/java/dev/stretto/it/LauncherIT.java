@@ -33,6 +33,70 @@ class LauncherIT {
     }
 
     @Test
+    void theServerSeesTheJavaHomeTheHostGaveNotTheOneTheLauncherChose() throws Exception {
+        // A Java MCP server started through the proxy must run on the JDK its user configured,
+        // even when that one is too old for the proxy itself.
+        Path oldJdk = Files.createDirectories(tmp.resolve("jdk-17"));
+        String show = "printf '%s\\n' \"${JAVA_HOME-unset}\"";
+        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "sh", "-c", show), tmp,
+                Map.of("JAVA_HOME", oldJdk.toString()))) {
+            p.closeStdin();
+            assertEquals(oldJdk.toString(), p.nextLine(), p.stderr());
+            assertEquals(0, p.waitFor(), p.stderr());
+        }
+    }
+
+    @Test
+    void aRelativeRecordDirectoryIsNamedInFullSinceTheHostsDirectoryIsUnknown() throws Exception {
+        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--record", "logs", "--", "cat"), tmp, Map.of())) {
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+            String first = p.stderr().lines().findFirst().orElse("");
+            String prefix = "stretto-proxy: recording to " + tmp.toRealPath().resolve("logs") + "/";
+            assertTrue(first.startsWith(prefix) && first.endsWith(".jsonl"), first);
+            assertTrue(Files.isRegularFile(Path.of(first.substring("stretto-proxy: recording to ".length()))), first);
+        }
+    }
+
+    @Test
+    void aCheckoutWhosePathHasSpacesRunsWithItsStartUpCache() throws Exception {
+        // macOS home folders often have spaces in their names; the cache's path must reach the
+        // JVM as one argument.
+        Path copy = tmp.resolve("my projects/stretto proxy");
+        for (String part : List.of("bin/stretto-proxy", "bin/stretto-mcp-demo", "bin/lib/launch",
+                "proxy-cli/target/proxy-cli.jar", "proxy-cli/target/lib", "mcp-demo/target/mcp-demo.jar",
+                "mcp-demo/target/lib")) {
+            copyTree(Repo.root().resolve(part), copy.resolve(part));
+        }
+        String proxy = copy.resolve("bin/stretto-proxy").toString();
+        String demo = copy.resolve("bin/stretto-mcp-demo").toString();
+        for (int run = 0; run < 2; run++) { // the first trains the caches, the second only uses them
+            try (Proc p = Proc.start(List.of(proxy, "--", demo), tmp, Map.of())) {
+                p.send(PING);
+                assertEquals("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}", p.nextLine());
+                p.closeStdin();
+                assertEquals(0, p.waitFor(), p.stderr());
+                assertEquals("", p.stderr());
+            }
+        }
+        assertTrue(Files.isRegularFile(copy.resolve("proxy-cli/target/aot/stretto-proxy.aot")));
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        Files.createDirectories(to.getParent());
+        if (!Files.isDirectory(from)) {
+            Files.copy(from, to, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            return;
+        }
+        Files.createDirectories(to);
+        try (var files = Files.list(from)) {
+            for (Path f : files.toList()) {
+                copyTree(f, to.resolve(f.getFileName().toString()));
+            }
+        }
+    }
+
+    @Test
     void withoutAJdk25TheLauncherSaysSoAndExits125() throws Exception {
         Map<String, String> env = new java.util.HashMap<>(Map.of("PATH", "/usr/bin:/bin", "STRETTO_JVM_DIRS", tmp.toString()));
         env.put("JAVA_HOME", tmp.toString());
@@ -53,6 +117,66 @@ class LauncherIT {
     void afterABuildTheTryItSessionWaitsForNoCacheTraining() throws Exception {
         // As after a fresh build: no start-up caches yet. Training them must not happen while
         // the proxy runs, or the demo would start after the host's input closed.
+        deleteStartUpCaches();
+        try (Proc p = Proc.start(List.of(Repo.bin("try"), tmp.resolve("logs").toString()))) {
+            assertEquals(0, p.waitFor(), p.stderr());
+            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+            assertEquals(4, out.lines().filter(l -> l.startsWith("{\"id\":")).count(), out);
+        }
+        assertTrue(Files.isRegularFile(Repo.root().resolve("proxy-cli/target/aot/stretto-proxy.aot")));
+        assertTrue(Files.isRegularFile(Repo.root().resolve("mcp-demo/target/aot/stretto-mcp-demo.aot")));
+    }
+
+    @Test
+    void aLauncherToldToStopWhileItTrainsItsCacheStopsAndLeavesNoLockBehind() throws Exception {
+        // A host may give up on a proxy that starts slowly and send it SIGTERM. The build lock
+        // must not outlive the launcher: a stale one makes every later launcher skip training,
+        // and one that finds the jars missing wait ten minutes for it.
+        deleteStartUpCaches();
+        Path lock = Repo.root().resolve(".stretto-launch.lock");
+        Path scratch = Files.createDirectories(tmp.resolve("tmp"));
+        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "cat"), null,
+                Map.of("TMPDIR", scratch.toString()))) {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(Proc.WAIT_SECONDS);
+            while (!Files.isSymbolicLink(lock)) {
+                assertTrue(p.process().isAlive(), "the launcher ended before training: " + p.stderr());
+                assertTrue(System.nanoTime() < deadline, "the launcher never took the lock to train");
+                Thread.sleep(5);
+            }
+            p.process().destroy();
+            assertEquals(143, p.waitFor(), "the launcher went on after SIGTERM: " + p.stderr());
+            assertTrue(p.stdoutBytes().length == 0, "nothing on stdout");
+        }
+        assertTrue(!Files.exists(lock, java.nio.file.LinkOption.NOFOLLOW_LINKS), "the lock " + lock
+                + " was left behind");
+        try (var left = Files.list(scratch)) {
+            assertEquals(List.of(), left.toList(), "the training's scratch files were left behind");
+        }
+    }
+
+    @Test
+    void aLockLeftByALauncherThatIsGoneIsTakenOver() throws Exception {
+        // A launcher killed with SIGKILL cannot remove its lock; the next one must not wait for
+        // it (or skip training for ever).
+        deleteStartUpCaches();
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path lock = Files.createSymbolicLink(Repo.root().resolve(".stretto-launch.lock"),
+                Path.of(Long.toString(gone.pid())));
+        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "cat"))) {
+            p.send(PING);
+            assertEquals(PING, p.nextLine());
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+        } finally {
+            Files.deleteIfExists(lock);
+        }
+        assertTrue(Files.isRegularFile(Repo.root().resolve("proxy-cli/target/aot/stretto-proxy.aot")),
+                "the stale lock stopped the training");
+        assertTrue(Files.isRegularFile(Repo.root().resolve("mcp-demo/target/aot/stretto-mcp-demo.aot")));
+    }
+
+    private static void deleteStartUpCaches() throws java.io.IOException {
         for (String module : List.of("proxy-cli", "mcp-demo")) {
             Path aot = Repo.root().resolve(module).resolve("target/aot");
             if (Files.isDirectory(aot)) {
@@ -63,12 +187,5 @@ class LauncherIT {
                 }
             }
         }
-        try (Proc p = Proc.start(List.of(Repo.bin("try"), tmp.resolve("logs").toString()))) {
-            assertEquals(0, p.waitFor(), p.stderr());
-            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
-            assertEquals(4, out.lines().filter(l -> l.startsWith("{\"id\":")).count(), out);
-        }
-        assertTrue(Files.isRegularFile(Repo.root().resolve("proxy-cli/target/aot/stretto-proxy.aot")));
-        assertTrue(Files.isRegularFile(Repo.root().resolve("mcp-demo/target/aot/stretto-mcp-demo.aot")));
     }
 }

@@ -154,6 +154,9 @@ final class ProxyArgs {
             if (command.isEmpty()) {
                 return new Invalid("missing the server command after --");
             }
+            if (command.getFirst().isBlank()) {
+                return new Invalid("the server command after -- starts with an empty program name");
+            }
             server = new ServerChoice.Command(command);
         }
 

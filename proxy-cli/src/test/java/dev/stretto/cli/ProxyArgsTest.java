@@ -64,6 +64,8 @@ class ProxyArgsTest {
         assertEquals("--domain needs a value", error("--domain=", "--", "cat"));
         assertEquals("--domain is given more than once", error("--domain", "a", "--domain=b", "--", "cat"));
         assertEquals("missing the server command after --", error("--record", "/tmp", "--"));
+        assertEquals("the server command after -- starts with an empty program name", error("--", "", "x"));
+        assertEquals("the server command after -- starts with an empty program name", error("--", " "));
         String which = "missing the server: give the server as -- SERVER_COMMAND... (e.g. stretto-proxy -- npx -y"
                 + " some-mcp-server) or as --upstream URL";
         assertEquals(which, error("--record", "/tmp"));

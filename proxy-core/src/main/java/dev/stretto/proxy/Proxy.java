@@ -68,10 +68,16 @@ public final class Proxy {
         LogWriter logWriter = null;
         if (config.recordDir() != null) {
             Path dir = expandHome(config.recordDir(), config.host().home());
+            if (startsWithOtherUsersHome(dir)) {
+                throw new ProxyStartException("cannot use the record directory " + dir + ": only a leading ~ on its"
+                        + " own (the home directory) is expanded, not ~user; give the directory's full path", null);
+            }
             if (startsWithTilde(dir)) {
                 throw new ProxyStartException("cannot expand ~ in the record directory " + dir
                         + ": the home directory is not known (HOME is not set)", null);
             }
+            // Hosts start the proxy in a directory nobody chose: messages name the log in full.
+            dir = dir.toAbsolutePath();
             List<String> problems = config.retainDays() == null ? List.of()
                     : Retention.apply(dir, config.retainDays(), started);
             try {
@@ -131,6 +137,16 @@ public final class Proxy {
             return dir;
         }
         return dir.getNameCount() == 1 ? home : home.resolve(dir.subpath(1, dir.getNameCount()));
+    }
+
+    // ~user would need the user database; taken literally it would make a directory named
+    // "~user" in whatever directory the host started the proxy in.
+    private static boolean startsWithOtherUsersHome(Path dir) {
+        if (dir.isAbsolute() || dir.getNameCount() == 0) {
+            return false;
+        }
+        String first = dir.getName(0).toString();
+        return first.length() > 1 && first.startsWith("~");
     }
 
     private static boolean startsWithTilde(Path dir) {

@@ -23,6 +23,10 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
                           InstantSource clock) {
 
+    /**
+     * @throws IllegalArgumentException when {@code retainDays} is negative, or given without a
+     *                                  {@code recordDir}
+     */
     public ProxyConfig {
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(host, "host");

@@ -17,6 +17,7 @@ public record ShutdownTimings(Duration grace, Duration termGrace) {
     /** Two seconds each, as common MCP clients wait. */
     public static final ShutdownTimings DEFAULT = new ShutdownTimings(Duration.ofSeconds(2), Duration.ofSeconds(2));
 
+    /** @throws IllegalArgumentException when a timing is negative */
     public ShutdownTimings {
         Objects.requireNonNull(grace, "grace");
         Objects.requireNonNull(termGrace, "termGrace");

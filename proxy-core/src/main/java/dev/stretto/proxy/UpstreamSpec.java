@@ -29,14 +29,18 @@ public sealed interface UpstreamSpec {
      * {@code PATH} the child inherits; the child inherits the proxy's environment and
      * stderr.
      *
-     * @param argv the program and its arguments; not empty
+     * @param argv the program and its arguments; not empty, and the program's name not blank
      */
     record Command(List<String> argv) implements UpstreamSpec {
 
+        /** @throws IllegalArgumentException when {@code argv} is empty or its program name blank */
         public Command {
             argv = List.copyOf(argv);
             if (argv.isEmpty()) {
                 throw new IllegalArgumentException("the server command is empty");
+            }
+            if (argv.getFirst().isBlank()) {
+                throw new IllegalArgumentException("the server command's program name is empty");
             }
         }
 

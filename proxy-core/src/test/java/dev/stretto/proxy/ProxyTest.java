@@ -195,6 +195,48 @@ class ProxyTest {
     }
 
     @Test
+    void aRecordPathThatIsAFileIsNamedAsNotADirectory(@TempDir Path tmp) throws Exception {
+        Path file = Files.writeString(tmp.resolve("logs"), "x");
+        Path marker = tmp.resolve("started");
+        ProxyConfig config = sh("touch '" + marker + "'").record(file).build();
+        ProxyStartException e = assertThrows(ProxyStartException.class,
+                () -> Proxy.run(config, new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()));
+        assertEquals("cannot create the session log in " + file + ": not a directory", e.getMessage());
+        assertFalse(Files.exists(marker), "the server was started");
+        assertEquals("x", Files.readString(file));
+    }
+
+    @Test
+    void anotherUsersHomeIsRefusedRatherThanMadeIntoADirectoryNamedTilde(@TempDir Path home) throws Exception {
+        Path relative = Path.of("~stretto-nobody-" + ProcessHandle.current().pid(), "logs");
+        ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("cat"))
+                .record(relative)
+                .host(new HostEnvironment("/bin", home, null, -1))
+                .build();
+        try {
+            ProxyStartException e = assertThrows(ProxyStartException.class,
+                    () -> Proxy.run(config, new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()));
+            assertEquals("cannot use the record directory " + relative + ": only a leading ~ on its own (the home"
+                    + " directory) is expanded, not ~user; give the directory's full path", e.getMessage());
+            assertFalse(Files.exists(relative.getName(0)), "a directory named like the ~user form was created");
+        } finally {
+            if (Files.isDirectory(relative)) {
+                try (Stream<Path> s = Files.walk(relative.getName(0))) {
+                    for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void anEmptyProgramNameIsRefusedWhenTheConfigurationIsBuilt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> UpstreamSpec.Command.of("", "x"));
+        assertEquals("the server command's program name is empty", e.getMessage());
+    }
+
+    @Test
     void aLeadingTildeIsTheHomeDirectoryAndOldLogsAreRetiredAtStart(@TempDir Path home) throws Exception {
         Path logs = home.resolve("stretto/logs");
         Files.createDirectories(logs);

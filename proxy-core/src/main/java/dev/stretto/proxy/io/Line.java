@@ -13,6 +13,7 @@ import java.util.Objects;
  */
 public record Line(byte[] bytes, boolean terminated) {
 
+    /** @throws NullPointerException when {@code bytes} is null */
     public Line {
         Objects.requireNonNull(bytes, "bytes");
     }

@@ -29,8 +29,8 @@ import org.tinylog.Logger;
  *
  * <p>Queue policy: bounded. When it is full (a disk stalled for seconds) the recording pump
  * waits, and a warning goes to stderr once per session; nothing is dropped. A write that
- * fails is reported once; the writer then keeps emptying the queue without writing, so the
- * pumps never wait on a broken log and forwarding goes on.
+ * fails, or an entry that cannot be made, is reported once; the writer then keeps emptying
+ * the queue without writing, so the pumps never wait on a broken log and forwarding goes on.
  *
  * <p>Ending: {@link #close()} stops accepting lines and queues an end mark; the writer
  * writes everything before it, flushes, closes the file and returns. Interrupts do not stop
@@ -188,10 +188,19 @@ public final class LogWriter implements Recorder, Callable<Void> {
         if (failed) {
             return;
         }
-        String json = item.header != null ? item.header.get()
-                : new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
+        byte[] entry;
         try {
-            out.write(json.getBytes(StandardCharsets.UTF_8));
+            String json = item.header != null ? item.header.get()
+                    : new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
+            entry = json.getBytes(StandardCharsets.UTF_8);
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // A line too big for the heap, or a header that cannot be written: the log stops
+            // here, but this thread must go on emptying the queue or the pumps would wait on it.
+            fail(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+            return;
+        }
+        try {
+            out.write(entry);
             out.write('\n');
         } catch (IOException e) {
             fail(e);
@@ -212,10 +221,14 @@ public final class LogWriter implements Recorder, Callable<Void> {
     }
 
     private void fail(IOException e) {
+        fail(Retention.describe(e));
+    }
+
+    private void fail(String why) {
         if (!failed) {
             failed = true;
             Logger.error("cannot write the session log {} ({}); forwarding goes on, the rest of the session is not recorded",
-                    path, Retention.describe(e));
+                    path, why);
         }
     }
 

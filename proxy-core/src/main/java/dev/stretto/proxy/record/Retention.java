@@ -13,11 +13,18 @@ import java.util.List;
 
 /**
  * {@code --retain-days}: deletes session logs ({@code *.jsonl} and {@code *.json} files, in
- * the directory and below it) last modified before a cut-off. Symbolic links are not
- * followed. A file that cannot be deleted is skipped and named in the returned problems;
- * nothing here stops a session from starting.
+ * the directory and below it) last modified before a cut-off. Symbolic links inside the
+ * directory are neither followed nor deleted; the directory itself may be one. The files of
+ * a session whose proxy is still running (its id ends in the pid of a live process) are
+ * kept however old: several proxies often share one record directory, and an idle session's
+ * log, or any log with {@code --retain-days 0}, would otherwise vanish while being written.
+ * A file that cannot be deleted is skipped and named in the returned problems; nothing here
+ * stops a session from starting.
  */
 public final class Retention {
+
+    private static final java.util.regex.Pattern SESSION_FILE =
+            java.util.regex.Pattern.compile("\\d{8}T\\d{6}\\.\\d{3}Z-(\\d{1,18})(?:-\\d+)?\\..*");
 
     private Retention() {
     }
@@ -34,12 +41,15 @@ public final class Retention {
             return problems;
         }
         try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            // The walk does not follow links, not even its starting point: a record directory
+            // that is a link to the real one would be walked as a single link, not cleaned.
+            Path start = dir.toRealPath();
+            Files.walkFileTree(start, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                     String name = file.getFileName().toString();
                     if (attrs.isRegularFile() && (name.endsWith(".jsonl") || name.endsWith(".json"))
-                            && attrs.lastModifiedTime().toInstant().isBefore(cutoff)) {
+                            && attrs.lastModifiedTime().toInstant().isBefore(cutoff) && !ofALiveSession(name)) {
                         try {
                             Files.delete(file);
                         } catch (IOException e) {
@@ -59,6 +69,20 @@ public final class Retention {
             problems.add("cannot clean up old logs in " + dir + ": " + describe(e));
         }
         return problems;
+    }
+
+    // <start>Z-<pid>[-<n>].<ext>, as SessionId and SessionLogFile name a session's files. A
+    // reused pid keeps an old log a while longer, which is harmless.
+    private static boolean ofALiveSession(String fileName) {
+        java.util.regex.Matcher m = SESSION_FILE.matcher(fileName);
+        if (!m.matches()) {
+            return false;
+        }
+        try {
+            return ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /** A short description of an I/O failure for a message, without a stack trace. */

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
@@ -32,7 +33,12 @@ public record SessionLogFile(Path path, String session, OutputStream out) {
      * the suffix {@code -1}, {@code -2}, ...; an existing file is never opened.
      */
     public static SessionLogFile create(Path dir, String baseId) throws IOException {
-        Files.createDirectories(dir);
+        try {
+            Files.createDirectories(dir);
+        } catch (FileAlreadyExistsException e) {
+            // Something that is not a directory (a file, a dangling link) holds the name.
+            throw new NotDirectoryException(dir.toString());
+        }
         boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
         for (int n = 0; n < MAX_SUFFIX; n++) {
             String id = n == 0 ? baseId : baseId + "-" + n;

@@ -209,6 +209,35 @@ class LogWriterTest {
     }
 
     @Test
+    void anEntryThatCannotBeFormattedStopsTheLogNotTheRecorders() throws Exception {
+        // Invariant 5: whatever goes wrong with the log, forwarding goes on. A writer thread
+        // that died would leave the pumps waiting forever on its full queue.
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime(), 2, () -> {
+        });
+        w.header(() -> {
+            throw new IllegalStateException("cannot write header field domain");
+        });
+        java.util.concurrent.FutureTask<Void> writer = new java.util.concurrent.FutureTask<>(w);
+        Thread.ofVirtual().start(writer);
+        Thread producer = Thread.ofVirtual().start(() -> {
+            for (int i = 0; i < 50; i++) {
+                try {
+                    w.record(Source.SERVER, line("{\"n\":" + i + "}"));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        boolean producerDone = producer.join(java.time.Duration.ofSeconds(10));
+        producer.interrupt();
+        assertTrue(producerDone, "the recorders were left waiting on a dead writer");
+        w.close();
+        writer.get(10, SECONDS);
+        assertEquals(0, out.size(), "a log without its header was written");
+    }
+
+    @Test
     void headerIsTheFirstLine() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime());

@@ -43,4 +43,49 @@ class RetentionTest {
     void aMissingDirectoryIsNothingToDo(@TempDir Path dir) {
         assertEquals(List.of(), Retention.apply(dir.resolve("none"), 1, Instant.now()));
     }
+
+    @Test
+    void aRecordDirectoryThatIsASymlinkIsCleanedToo(@TempDir Path tmp) throws Exception {
+        Instant now = Instant.parse("2026-10-01T00:00:00Z");
+        Path real = Files.createDirectories(tmp.resolve("real"));
+        Path oldLog = file(real.resolve("a.jsonl"), now.minus(Duration.ofDays(9)));
+        Path recentLog = file(real.resolve("b.jsonl"), now.minus(Duration.ofDays(1)));
+        Path link = Files.createSymbolicLink(tmp.resolve("logs"), real);
+        assertEquals(List.of(), Retention.apply(link, 7, now));
+        assertFalse(Files.exists(oldLog));
+        assertTrue(Files.exists(recentLog));
+    }
+
+    @Test
+    void linksInsideTheDirectoryAreNeitherFollowedNorDeleted(@TempDir Path tmp) throws Exception {
+        Instant now = Instant.parse("2026-10-01T00:00:00Z");
+        Instant old = now.minus(Duration.ofDays(9));
+        Path dir = Files.createDirectories(tmp.resolve("logs"));
+        Path outside = Files.createDirectories(tmp.resolve("elsewhere"));
+        Path outsideLog = file(outside.resolve("keep.jsonl"), old);
+        Path fileLink = Files.createSymbolicLink(dir.resolve("link.jsonl"), outsideLog);
+        Path dirLink = Files.createSymbolicLink(dir.resolve("more"), outside);
+        assertEquals(List.of(), Retention.apply(dir, 7, now));
+        assertTrue(Files.exists(outsideLog));
+        assertTrue(Files.isSymbolicLink(fileLink));
+        assertTrue(Files.isSymbolicLink(dirLink));
+    }
+
+    @Test
+    void theLogOfASessionStillRunningIsKeptHoweverOld(@TempDir Path dir) throws Exception {
+        // Hosts start several proxies on one record directory at once; with --retain-days 0
+        // (or a session idle for days) one would delete the log another is still writing.
+        Instant now = Instant.parse("2026-10-01T00:00:00Z");
+        Instant old = now.minus(Duration.ofDays(9));
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        long live = ProcessHandle.current().pid();
+        Path running = file(dir.resolve("20260920T101010.123Z-" + live + ".jsonl"), old);
+        Path runningFlow = file(dir.resolve("20260920T101010.123Z-" + live + "-2.flow.jsonl"), old);
+        Path finished = file(dir.resolve("20260920T101010.123Z-" + ended.pid() + ".jsonl"), old);
+        assertEquals(List.of(), Retention.apply(dir, 0, now));
+        assertTrue(Files.exists(running));
+        assertTrue(Files.exists(runningFlow));
+        assertFalse(Files.exists(finished));
+    }
 }
