@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -27,8 +28,10 @@ import org.tinylog.Logger;
  * classifies lines (message or raw), formats entries and touches {@code out}. It flushes
  * whenever the queue is empty, so a crash loses at most what is still queued.
  *
- * <p>Queue policy: bounded. When it is full (a disk stalled for seconds) the recording pump
- * waits, and a warning goes to stderr once per session; nothing is dropped. A write that
+ * <p>Queue policy: bounded twice, by lines and by bytes (lines of many megabytes are normal,
+ * so a bound on lines alone could hold gigabytes while a disk stalls). When either is
+ * reached the recording pump waits, and a warning goes to stderr once per session; nothing
+ * is dropped. A line larger than the whole byte budget takes all of it. A write that
  * fails, or an entry that cannot be made, is reported once; the writer then keeps emptying
  * the queue without writing, so the pumps never wait on a broken log and forwarding goes on.
  *
@@ -42,13 +45,20 @@ public final class LogWriter implements Recorder, Callable<Void> {
     /** How many lines may wait for the disk before the pumps wait too. */
     public static final int DEFAULT_CAPACITY = 1024;
 
-    private static final Item END = new Item(-1, null, null, null);
+    /** How many bytes of lines may wait for the disk before the pumps wait too. */
+    public static final int DEFAULT_BYTE_BUDGET = 64 * 1024 * 1024;
+
+    private static final Item END = new Item(-1, null, null, null, 0);
 
     private final Path path;
     private final OutputStream out;
     private final LongSupplier nanoTime;
     private final long startNanos;
     private final BlockingQueue<Item> queue;
+    // Permits are bytes of queued lines: taken by a recorder (under lock), given back by the
+    // writer once a line is written.
+    private final Semaphore queuedBytes;
+    private final int byteBudget;
     private final Runnable afterFlush;
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock.
@@ -63,17 +73,25 @@ public final class LogWriter implements Recorder, Callable<Void> {
      * {@code t_ms} counts from {@code startNanos} on the {@code nanoTime} clock.
      */
     public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos) {
-        this(path, out, nanoTime, startNanos, DEFAULT_CAPACITY, () -> {
+        this(path, out, nanoTime, startNanos, DEFAULT_CAPACITY, DEFAULT_BYTE_BUDGET, () -> {
         });
     }
 
     // Tests pass a small capacity and a hook that runs on the writer thread after each flush.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {
+        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush);
+    }
+
+    // Tests also pass a small byte budget.
+    LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, int byteBudget,
+              Runnable afterFlush) {
         this.path = path;
         this.out = new BufferedOutputStream(out, 64 * 1024);
         this.nanoTime = nanoTime;
         this.startNanos = startNanos;
         this.queue = new ArrayBlockingQueue<>(capacity);
+        this.byteBudget = byteBudget;
+        this.queuedBytes = new Semaphore(byteBudget);
         this.afterFlush = afterFlush;
     }
 
@@ -82,7 +100,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
      * it loads the JSON classes, which would otherwise delay the server's start.
      */
     public void header(Supplier<String> headerJson) {
-        if (!queue.offer(new Item(-1, null, null, headerJson))) {
+        if (!queue.offer(new Item(-1, null, null, headerJson, 0))) {
             throw new IllegalStateException("the header must be queued before any line");
         }
     }
@@ -95,7 +113,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 return;
             }
             long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(tMs, from, line.bytes(), null));
+            enqueue(new Item(tMs, from, line.bytes(), null, Math.min(line.bytes().length, byteBudget)));
         } finally {
             lock.unlock();
         }
@@ -131,15 +149,23 @@ public final class LogWriter implements Recorder, Callable<Void> {
     // Holding lock: waiting here keeps every other recorder waiting too, which is what keeps
     // the log in stamp order.
     private void enqueue(Item item) throws InterruptedException {
+        if (!queuedBytes.tryAcquire(item.cost)) {
+            warnFull();
+            queuedBytes.acquire(item.cost);
+        }
         if (queue.offer(item)) {
             return;
         }
+        warnFull();
+        queue.put(item);
+    }
+
+    private void warnFull() {
         if (!warnedFull) {
             warnedFull = true;
             Logger.warn("the session log {} is falling behind (slow disk?); forwarding waits for it, nothing is dropped",
                     path);
         }
-        queue.put(item);
     }
 
     /** The writer loop; returns once {@link #close()} was called and everything before it is written. */
@@ -157,6 +183,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                     return null;
                 }
                 write(item);
+                queuedBytes.release(item.cost);
             }
         } finally {
             try {
@@ -232,6 +259,6 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
     }
 
-    private record Item(long tMs, Source from, byte[] bytes, Supplier<String> header) {
+    private record Item(long tMs, Source from, byte[] bytes, Supplier<String> header, int cost) {
     }
 }

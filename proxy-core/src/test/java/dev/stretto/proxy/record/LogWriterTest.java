@@ -250,4 +250,34 @@ class LogWriterTest {
         assertEquals("{\"stretto_mcp_log\":2}", lines[0]);
         assertTrue(lines[1].matches("\\{\"t_ms\":\\d+,\"from\":\"client\",\"message\":\\{\"a\":1}}"), lines[1]);
     }
+
+    @Test
+    void linesWaitingForTheDiskAreBoundedByBytesTooAndNoneIsDropped() throws Exception {
+        SyncBytes out = new SyncBytes();
+        // Room for 1024 lines but only 10 bytes: the second 8-byte line must wait for the writer.
+        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime(), 1024, 10, () -> {
+        });
+        w.record(Source.CLIENT, line("\"first\""));
+        Thread second = Thread.ofVirtual().start(() -> {
+            try {
+                w.record(Source.SERVER, line("\"again\""));
+                w.record(Source.SERVER, line("\"a line bigger than the whole budget\""));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + SECONDS.toNanos(10);
+        while (second.getState() != Thread.State.WAITING) {
+            assertTrue(System.nanoTime() < deadline, "the second recorder never waited for room; state " + second.getState());
+            Thread.onSpinWait();
+        }
+        assertTrue(second.isAlive(), "the recorder waits while the budget is spent");
+        Thread writer = Thread.ofVirtual().start(w::call);
+        assertTrue(second.join(java.time.Duration.ofSeconds(10)), "the recorder went on once the writer drained");
+        w.close();
+        assertTrue(writer.join(java.time.Duration.ofSeconds(10)));
+        List<JsonNode> e = entries(out);
+        assertEquals(List.of("\"first\"", "\"again\"", "\"a line bigger than the whole budget\""),
+                e.stream().map(n -> n.get("message").toString()).toList());
+    }
 }
