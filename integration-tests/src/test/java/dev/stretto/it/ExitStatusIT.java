@@ -119,4 +119,19 @@ class ExitStatusIT {
             assertTrue(new String(p.stdoutBytes(), StandardCharsets.UTF_8).startsWith("stretto-proxy 0.1.0"));
         }
     }
+
+    @Test
+    void aLongerShutdownGraceLetsACallInFlightAtTheHostsEofFinish() throws Exception {
+        try (Proc p = proxy("--shutdown-grace", "30", "--", Repo.bin("stretto-mcp-demo"))) {
+            // The host sends a slow call and closes its end at once; the demo finishes calls in
+            // flight before it exits, which takes longer than the default grace of 2 s.
+            p.send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\","
+                    + "\"arguments\":{\"text\":\"slow\",\"delay_ms\":3000}}}");
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+            assertEquals("{\"id\":9,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":\"{\\\"delay_ms\\\":3000,"
+                    + "\\\"text\\\":\\\"slow\\\"}\",\"type\":\"text\"}],\"isError\":false}}\n",
+                    new String(p.stdoutBytes(), StandardCharsets.UTF_8));
+        }
+    }
 }

@@ -29,7 +29,7 @@ final class ProxyArgs {
     private static final String UPSTREAM_HEADER = "--upstream-header";
 
     private static final Set<String> WITH_VALUE = Set.of("--record", "--domain", "--agent-model", "--retain-days",
-            "--log-level", "--upstream", UPSTREAM_HEADER);
+            "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER);
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -183,6 +183,18 @@ final class ProxyArgs {
                 return new Invalid("--retain-days cleans the --record directory; give --record DIR too");
             }
         }
+        java.time.Duration shutdownGrace = null;
+        String grace = values.get("--shutdown-grace");
+        if (grace != null) {
+            if (url != null) {
+                return new Invalid("--shutdown-grace is for a server started with --; an HTTP session ends with a DELETE");
+            }
+            shutdownGrace = seconds(grace);
+            if (shutdownGrace == null) {
+                return new Invalid("--shutdown-grace needs a number of seconds from 0 to 86400 (e.g. 2 or 0.5), not '"
+                        + grace + "'");
+            }
+        }
         String level = values.get("--log-level");
         if (level != null) {
             level = level.toLowerCase(Locale.ROOT);
@@ -192,7 +204,16 @@ final class ProxyArgs {
             }
         }
         return new Run(new ProxyOptions(record, values.get("--domain"), values.get("--agent-model"), retainDays,
-                level, server));
+                level, shutdownGrace, server));
+    }
+
+    /** Seconds, whole or decimal, from 0 to a day, to the millisecond; null when not that. */
+    private static java.time.Duration seconds(String text) {
+        if (!text.matches("[0-9]{1,5}(\\.[0-9]{1,3})?")) {
+            return null;
+        }
+        long millis = new java.math.BigDecimal(text).movePointRight(3).longValueExact();
+        return millis <= 86_400_000L ? java.time.Duration.ofMillis(millis) : null;
     }
 
     /**

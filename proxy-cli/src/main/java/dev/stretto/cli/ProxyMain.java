@@ -4,6 +4,7 @@ import dev.stretto.proxy.HostEnvironment;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -62,6 +63,10 @@ public final class ProxyMain {
                                   N days from the --record directory
               --log-level LEVEL   trace, debug, info (default), warn, error or off; the
                                   STRETTO_LOG_LEVEL variable sets it too
+              --shutdown-grace SECONDS
+                                  how long the server may take to exit after the host
+                                  closed stdin before it gets SIGTERM (default 2; SIGKILL
+                                  follows 2 s later); raise it for servers with slow calls
               -h, --help          print this help and exit
               -V, --version       print the version and exit
 
@@ -148,6 +153,9 @@ public final class ProxyMain {
                 .host(host);
         if (options.retainDays() != null) {
             config.retainDays(options.retainDays());
+        }
+        if (options.shutdownGrace() != null) {
+            config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
         try {
             return Proxy.run(config.build(), in, out);

@@ -38,7 +38,7 @@ class ProxyArgsTest {
     @Test
     void onlyTheCommandIsRequired() {
         ProxyOptions o = ok("--", "cat");
-        assertEquals(new ProxyOptions(null, null, null, null, null, new ServerChoice.Command(List.of("cat"))), o);
+        assertEquals(new ProxyOptions(null, null, null, null, null, null, new ServerChoice.Command(List.of("cat"))), o);
     }
 
     @Test
@@ -153,5 +153,22 @@ class ProxyArgsTest {
         for (String message : List.of(basic, bearer)) {
             assertFalse(message.contains("dXNlcjpwYXNz") || message.contains("sk-1"), message);
         }
+    }
+
+    @Test
+    void shutdownGraceTakesWholeOrDecimalSeconds() {
+        assertEquals(java.time.Duration.ofSeconds(30), ok("--shutdown-grace", "30", "--", "cat").shutdownGrace());
+        assertEquals(java.time.Duration.ofMillis(500), ok("--shutdown-grace=0.5", "--", "cat").shutdownGrace());
+        assertEquals(java.time.Duration.ZERO, ok("--shutdown-grace=0", "--", "cat").shutdownGrace());
+    }
+
+    @Test
+    void shutdownGraceRefusesWhatIsNotAFewSeconds() {
+        for (String bad : List.of("soon", "-1", "1e3", "0.0001", "86401", "2s")) {
+            assertEquals("--shutdown-grace needs a number of seconds from 0 to 86400 (e.g. 2 or 0.5), not '" + bad + "'",
+                    error("--shutdown-grace=" + bad, "--", "cat"), bad);
+        }
+        assertEquals("--shutdown-grace is for a server started with --; an HTTP session ends with a DELETE",
+                error("--shutdown-grace", "5", "--upstream", "http://127.0.0.1:9/mcp"));
     }
 }
