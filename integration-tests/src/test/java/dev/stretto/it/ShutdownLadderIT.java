@@ -16,39 +16,50 @@ class ShutdownLadderIT {
     @TempDir
     Path tmp;
 
+    /**
+     * A server that ignores both its closed stdin and SIGTERM: sh ignores TERM and waits on a
+     * sleep that inherits the ignored TERM, so only SIGKILL ends them. Returns once both run,
+     * with their pids.
+     */
+    private static List<Long> startStubbornServer(Proc p, Path pids) throws Exception {
+        assertEquals("ready", p.nextLine());
+        List<Long> started = List.of(Files.readString(pids).trim().split(" ")).stream().map(Long::parseLong).toList();
+        assertTrue(started.stream().allMatch(ShutdownLadderIT::running), "both processes run: " + started);
+        return started;
+    }
+
+    private static Proc proxyInFrontOfStubbornServer(Path pids) throws Exception {
+        String script = "trap '' TERM; sleep 1000 & echo $$ $! > " + pids + ".tmp; mv " + pids + ".tmp " + pids
+                + "; echo ready; wait; wait";
+        return Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "sh", "-c", script));
+    }
+
+    private static void assertNoneRunning(List<Long> pids) {
+        for (long pid : pids) {
+            assertFalse(running(pid), "process " + pid + " outlived the proxy");
+        }
+    }
+
     @Test
     void serverIgnoringEofAndSigtermIsKilledWithItsChildren() throws Exception {
         Path pids = tmp.resolve("pids");
-        // sh ignores TERM and waits on a sleep that inherits the ignored TERM: only SIGKILL ends them.
-        String script = "trap '' TERM; sleep 1000 & echo $$ $! > " + pids + ".tmp; mv " + pids + ".tmp " + pids
-                + "; echo ready; wait; wait";
-        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "sh", "-c", script))) {
-            assertEquals("ready", p.nextLine());
-            List<Long> started = List.of(Files.readString(pids).trim().split(" ")).stream().map(Long::parseLong).toList();
-            assertTrue(started.stream().allMatch(ShutdownLadderIT::running), "both processes run: " + started);
+        try (Proc p = proxyInFrontOfStubbornServer(pids)) {
+            List<Long> started = startStubbornServer(p, pids);
             p.closeStdin();
-            int status = p.waitFor();
-            assertEquals(128 + 9, status, "the shell died of SIGKILL; stderr:\n" + p.stderr());
-            for (long pid : started) {
-                assertFalse(running(pid), "process " + pid + " outlived the proxy");
-            }
+            assertEquals(128 + 9, p.waitFor(), "the shell died of SIGKILL; stderr:\n" + p.stderr());
+            assertNoneRunning(started);
         }
     }
 
     @Test
     void proxyStoppedByTheHostEndsTheServerTreeToo() throws Exception {
         Path pids = tmp.resolve("pids-term");
-        String script = "trap '' TERM; sleep 1000 & echo $$ $! > " + pids + ".tmp; mv " + pids + ".tmp " + pids
-                + "; echo ready; wait; wait";
-        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--", "sh", "-c", script))) {
-            assertEquals("ready", p.nextLine());
-            List<Long> started = List.of(Files.readString(pids).trim().split(" ")).stream().map(Long::parseLong).toList();
+        try (Proc p = proxyInFrontOfStubbornServer(pids)) {
+            List<Long> started = startStubbornServer(p, pids);
             // What an MCP host does a moment after closing stdin; here stdin stays open.
             p.process().destroy();
             assertEquals(143, p.waitFor(), "the proxy ends on SIGTERM; stderr:\n" + p.stderr());
-            for (long pid : started) {
-                assertFalse(running(pid), "process " + pid + " outlived the proxy");
-            }
+            assertNoneRunning(started);
         }
     }
 
