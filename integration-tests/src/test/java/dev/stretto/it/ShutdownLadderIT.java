@@ -16,11 +16,7 @@ class ShutdownLadderIT {
     @TempDir
     Path tmp;
 
-    /**
-     * A server that ignores both its closed stdin and SIGTERM: sh ignores TERM and waits on a
-     * sleep that inherits the ignored TERM, so only SIGKILL ends them. Returns once both run,
-     * with their pids.
-     */
+    /** Waits until the stubborn server and its child run; returns their pids. */
     private static List<Long> startStubbornServer(Proc p, Path pids) throws Exception {
         assertEquals("ready", p.nextLine());
         List<Long> started = List.of(Files.readString(pids).trim().split(" ")).stream().map(Long::parseLong).toList();
@@ -28,6 +24,11 @@ class ShutdownLadderIT {
         return started;
     }
 
+    /**
+     * The proxy in front of a server that ignores both its closed stdin and SIGTERM: sh
+     * ignores TERM and waits on a sleep that inherits the ignored TERM, so only SIGKILL ends
+     * them. The server writes their pids to {@code pids}.
+     */
     private static Proc proxyInFrontOfStubbornServer(Path pids) throws Exception {
         String script = "trap '' TERM; sleep 1000 & echo $$ $! > " + pids + ".tmp; mv " + pids + ".tmp " + pids
                 + "; echo ready; wait; wait";
