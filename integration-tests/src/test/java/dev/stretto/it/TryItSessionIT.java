@@ -81,6 +81,11 @@ class TryItSessionIT {
         }
         assertEquals(4, log.indexesFrom("server").size());
 
+        // And the session as a person reads it, through bin/stretto show.
+        String timeline = out.substring(out.indexOf("== the same session as a person reads it"));
+        assertTrue(timeline.contains("lookup {\"text\":\"hello\"}  id 3"), timeline);
+        assertTrue(timeline.contains("2 calls, 1 failed, 1 turn, "), timeline);
+
         // The host saw the four answers; the failed update is an error result.
         String[] answers = out.substring(out.indexOf("\n") + 1, out.indexOf("== session log")).trim().split("\n");
         assertEquals(4, answers.length, out);

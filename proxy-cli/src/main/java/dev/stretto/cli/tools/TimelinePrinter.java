@@ -46,7 +46,7 @@ final class TimelinePrinter {
         int lookups = (int) tl.calls().stream().filter(Timeline.Call::isLookup).count();
         out.println();
         out.println(style.dim(tl.calls().size() + (tl.calls().size() == 1 ? " call" : " calls") + (lookups > 0 ? " (" + lookups + (lookups == 1 ? " lookup)" : " lookups)") : "")
-                + ", " + tl.failedCalls() + " failed, " + tl.turns().size() + " turns, "
+                + ", " + tl.failedCalls() + " failed, " + tl.turns().size() + (tl.turns().size() == 1 ? " turn, " : " turns, ")
                 + SessionTable.duration(tl.endMs())));
     }
 
