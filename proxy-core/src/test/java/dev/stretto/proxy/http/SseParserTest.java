@@ -60,23 +60,7 @@ class SseParserTest {
     void crLfSplitAcrossReadsIsOneLineEnd() throws IOException {
         // One byte per read puts the CR and the LF in different reads.
         byte[] bytes = "data: one\r\n\r\ndata: two\r\n\r\n".getBytes(StandardCharsets.UTF_8);
-        InputStream trickle = new InputStream() {
-            int i;
-
-            @Override
-            public int read() {
-                return i < bytes.length ? bytes[i++] & 0xFF : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (i >= bytes.length) {
-                    return -1;
-                }
-                b[off] = bytes[i++];
-                return 1;
-            }
-        };
+        InputStream trickle = oneBytePerRead(bytes);
         assertEquals(List.of(new SseEvent(null, "message", "one"), new SseEvent(null, "message", "two")),
                 all(new SseParser(trickle)));
     }
@@ -140,23 +124,7 @@ class SseParserTest {
     void byteOrderMarkSplitAcrossReadsIsSkipped() throws IOException {
         // A server that flushes the mark on its own: the first read holds fewer than three bytes.
         byte[] bytes = "\uFEFFid: a\ndata: x\n\n".getBytes(StandardCharsets.UTF_8);
-        InputStream trickle = new InputStream() {
-            int i;
-
-            @Override
-            public int read() {
-                return i < bytes.length ? bytes[i++] & 0xFF : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (i >= bytes.length) {
-                    return -1;
-                }
-                b[off] = bytes[i++];
-                return 1;
-            }
-        };
+        InputStream trickle = oneBytePerRead(bytes);
         assertEquals(List.of(new SseEvent("a", "message", "x")), all(new SseParser(trickle)));
     }
 
@@ -180,5 +148,26 @@ class SseParserTest {
     void multiByteUtf8SurvivesBufferBoundaries() throws IOException {
         String text = "é€😀".repeat(10_000);
         assertEquals(text, all(parser("data: " + text + "\n\n")).get(0).data());
+    }
+
+    /** A stream that hands out one byte per read, as a server flushing byte by byte would. */
+    private static InputStream oneBytePerRead(byte[] bytes) {
+        return new InputStream() {
+            int i;
+
+            @Override
+            public int read() {
+                return i < bytes.length ? bytes[i++] & 0xFF : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (i >= bytes.length) {
+                    return -1;
+                }
+                b[off] = bytes[i++];
+                return 1;
+            }
+        };
     }
 }

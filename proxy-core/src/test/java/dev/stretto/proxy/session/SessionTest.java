@@ -135,17 +135,7 @@ class SessionTest {
             }
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        InputStream neverEnds = new InputStream() {
-            @Override
-            public int read() {
-                try {
-                    new CountDownLatch(1).await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return -1;
-            }
-        };
+        InputStream neverEnds = hostThatNeverCloses();
         assertEquals(42, run(quits, neverEnds, out));
         assertEquals("bye", out.toString(StandardCharsets.UTF_8));
     }
@@ -161,7 +151,14 @@ class SessionTest {
             }
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        InputStream neverEnds = new InputStream() {
+        InputStream neverEnds = hostThatNeverCloses();
+        assertEquals(125, run(breaks, neverEnds, out));
+        assertTrue(events.contains("abort"));
+    }
+
+    /** A host that keeps its end open: a read blocks until the reading thread is interrupted. */
+    private static InputStream hostThatNeverCloses() {
+        return new InputStream() {
             @Override
             public int read() {
                 try {
@@ -172,7 +169,5 @@ class SessionTest {
                 return -1;
             }
         };
-        assertEquals(125, run(breaks, neverEnds, out));
-        assertTrue(events.contains("abort"));
     }
 }
