@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,12 +18,6 @@ class ExitStatusIT {
 
     @TempDir
     Path tmp;
-
-    private static Proc proxy(String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of(Repo.bin("stretto-proxy")));
-        cmd.addAll(List.of(args));
-        return Proc.start(cmd);
-    }
 
     private static boolean hasLog(Path dir) throws Exception {
         if (!Files.isDirectory(dir)) {
@@ -35,7 +30,7 @@ class ExitStatusIT {
 
     @Test
     void serverExitStatusIsTheProxys() throws Exception {
-        try (Proc p = proxy("--", "sh", "-c", "exit 7")) {
+        try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", "exit 7")) {
             p.closeStdin();
             assertEquals(7, p.waitFor(), p.stderr());
         }
@@ -43,7 +38,7 @@ class ExitStatusIT {
 
     @Test
     void serverKilledBySignalGives128PlusTheSignal() throws Exception {
-        try (Proc p = proxy("--", "sh", "-c", "kill -KILL $$")) {
+        try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", "kill -KILL $$")) {
             assertEquals(137, p.waitFor(), p.stderr());
         }
     }
@@ -51,7 +46,7 @@ class ExitStatusIT {
     @Test
     void serverNotFoundExits125NamingTheCommandAndLeavesNoLog() throws Exception {
         Path dir = tmp.resolve("logs");
-        try (Proc p = proxy("--record", dir.toString(), "--", "no-such-mcp-server-xyz", "--flag")) {
+        try (Proc p = Proc.proxy(Map.of(), "--record", dir.toString(), "--", "no-such-mcp-server-xyz", "--flag")) {
             assertEquals(125, p.waitFor());
             assertTrue(p.stderr().contains("no-such-mcp-server-xyz"), p.stderr());
             assertTrue(p.stderr().contains("PATH"), "names the PATH searched: " + p.stderr());
@@ -64,7 +59,7 @@ class ExitStatusIT {
     @Test
     void recordDirectoryThatCannotBeCreatedExits125() throws Exception {
         Path file = Files.writeString(tmp.resolve("a-file"), "x");
-        try (Proc p = proxy("--record", file.resolve("logs").toString(), "--", "cat")) {
+        try (Proc p = Proc.proxy(Map.of(), "--record", file.resolve("logs").toString(), "--", "cat")) {
             assertEquals(125, p.waitFor());
             assertTrue(p.stderr().startsWith("stretto-proxy: "), p.stderr());
             assertTrue(p.stderr().contains(file.resolve("logs").toString()), p.stderr());
@@ -73,7 +68,7 @@ class ExitStatusIT {
 
     @Test
     void unknownOptionIsAUsageError() throws Exception {
-        try (Proc p = proxy("--recrod", "/tmp/x", "--", "cat")) {
+        try (Proc p = Proc.proxy(Map.of(), "--recrod", "/tmp/x", "--", "cat")) {
             assertEquals(2, p.waitFor());
             String first = p.stderr().lines().findFirst().orElse("");
             assertTrue(first.startsWith("stretto-proxy: ") && first.contains("--recrod"), p.stderr());
@@ -82,7 +77,7 @@ class ExitStatusIT {
 
     @Test
     void missingServerCommandIsAUsageError() throws Exception {
-        try (Proc p = proxy("--record", tmp.toString())) {
+        try (Proc p = Proc.proxy(Map.of(), "--record", tmp.toString())) {
             assertEquals(2, p.waitFor());
             assertTrue(p.stderr().startsWith("stretto-proxy: "), p.stderr());
         }
@@ -91,7 +86,7 @@ class ExitStatusIT {
 
     @Test
     void serverThatExitsFirstEndsTheProxyPromptlyWhileStdinStaysOpen() throws Exception {
-        try (Proc p = proxy("--", "sh", "-c", "echo bye; exit 3")) {
+        try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", "echo bye; exit 3")) {
             // stdin is deliberately left open: the host has not gone away.
             assertEquals("bye", p.nextLine());
             assertEquals(3, p.waitFor(), p.stderr());
@@ -100,7 +95,7 @@ class ExitStatusIT {
 
     @Test
     void outputTheServerWritesAfterTheHostsEofStillReachesTheHost() throws Exception {
-        try (Proc p = proxy("--", "sh", "-c", "cat >/dev/null; echo after-eof; echo done")) {
+        try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", "cat >/dev/null; echo after-eof; echo done")) {
             p.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             p.closeStdin();
             assertEquals(0, p.waitFor(), p.stderr());
@@ -110,11 +105,11 @@ class ExitStatusIT {
 
     @Test
     void helpAndVersionExitZeroOnStdout() throws Exception {
-        try (Proc p = proxy("--help")) {
+        try (Proc p = Proc.proxy(Map.of(), "--help")) {
             assertEquals(0, p.waitFor());
             assertTrue(new String(p.stdoutBytes(), StandardCharsets.UTF_8).contains("--record"));
         }
-        try (Proc p = proxy("--version")) {
+        try (Proc p = Proc.proxy(Map.of(), "--version")) {
             assertEquals(0, p.waitFor());
             assertTrue(new String(p.stdoutBytes(), StandardCharsets.UTF_8).startsWith("stretto-proxy 0.1.0"));
         }
@@ -122,7 +117,7 @@ class ExitStatusIT {
 
     @Test
     void aLongerShutdownGraceLetsACallInFlightAtTheHostsEofFinish() throws Exception {
-        try (Proc p = proxy("--shutdown-grace", "30", "--", Repo.bin("stretto-mcp-demo"))) {
+        try (Proc p = Proc.proxy(Map.of(), "--shutdown-grace", "30", "--", Repo.bin("stretto-mcp-demo"))) {
             // The host sends a slow call and closes its end at once; the demo finishes calls in
             // flight before it exits, which takes longer than the default grace of 2 s.
             p.send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\","

@@ -50,6 +50,13 @@ final class Proc implements AutoCloseable {
         return new Proc(pb.start());
     }
 
+    /** bin/stretto-proxy with {@code args}, in the test's directory, with {@code env} added. */
+    static Proc proxy(Map<String, String> env, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Repo.bin("stretto-proxy")));
+        command.addAll(List.of(args));
+        return start(command, null, env);
+    }
+
     private static void collect(InputStream in, ByteArrayOutputStream all, BlockingQueue<String> lines,
                                 CompletableFuture<Void> done) {
         ByteArrayOutputStream line = new ByteArrayOutputStream();

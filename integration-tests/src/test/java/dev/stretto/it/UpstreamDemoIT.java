@@ -28,16 +28,10 @@ class UpstreamDemoIT {
     @TempDir
     Path logs;
 
-    private static Proc proxy(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(Repo.bin("stretto-proxy")));
-        command.addAll(List.of(args));
-        return Proc.start(command, null, env);
-    }
-
     @Test
     void tryItSessionOverHttpIsAnsweredLoggedAndEndedWithDelete() throws Exception {
         try (HttpServers.Demo demo = HttpServers.Demo.start();
-             Proc p = proxy(Map.of(), "--record", logs.toString(), "--domain", "demo", "--upstream", demo.url())) {
+             Proc p = Proc.proxy(Map.of(), "--record", logs.toString(), "--domain", "demo", "--upstream", demo.url())) {
             Host host = new Host(p);
             for (String line : TryItSessionIT.TRY_IT_LINES) {
                 host.send(line);
@@ -101,7 +95,7 @@ class UpstreamDemoIT {
     void upstreamHeaderCarriesTheSecretThatNeverShowsInTheLogOrOnStderr() throws Exception {
         String secret = "Bearer demo-secret-7f3a9c";
         try (HttpServers.Demo demo = HttpServers.Demo.start("--require-auth", secret);
-             Proc p = proxy(Map.of("DEMO_AUTH", secret), "--record", logs.toString(), "--log-level", "debug",
+             Proc p = Proc.proxy(Map.of("DEMO_AUTH", secret), "--record", logs.toString(), "--log-level", "debug",
                      "--upstream", demo.url(), "--upstream-header", "Authorization=DEMO_AUTH")) {
             Host host = new Host(p);
             host.send(Host.initialize(1, "2025-06-18", "{}"));
@@ -125,7 +119,7 @@ class UpstreamDemoIT {
     @Test
     void aWrongHeaderValueIsRefusedByTheDemoAndAnsweredWithAnError() throws Exception {
         try (HttpServers.Demo demo = HttpServers.Demo.start("--require-auth", "Bearer right-value");
-             Proc p = proxy(Map.of("DEMO_AUTH", "Bearer wrong-value-51"), "--upstream", demo.url(),
+             Proc p = Proc.proxy(Map.of("DEMO_AUTH", "Bearer wrong-value-51"), "--upstream", demo.url(),
                      "--upstream-header", "Authorization=DEMO_AUTH")) {
             Host host = new Host(p);
             host.send(Host.initialize(1, "2025-06-18", "{}"));
@@ -141,7 +135,7 @@ class UpstreamDemoIT {
 
     @Test
     void aHeaderVariableThatIsNotSetIsAUsageErrorNamingIt() throws Exception {
-        try (Proc p = proxy(Map.of(), "--record", logs.toString(), "--upstream", "http://127.0.0.1:9/mcp",
+        try (Proc p = Proc.proxy(Map.of(), "--record", logs.toString(), "--upstream", "http://127.0.0.1:9/mcp",
                 "--upstream-header", "Authorization=STRETTO_IT_UNSET_VARIABLE")) {
             assertEquals(2, p.waitFor());
             String first = p.stderr().lines().findFirst().orElse("");
@@ -158,7 +152,7 @@ class UpstreamDemoIT {
     void aThousandParallelDelayedCallsAreAllAnswered() throws Exception {
         int calls = 1000;
         try (HttpServers.Demo demo = HttpServers.Demo.start();
-             Proc p = proxy(Map.of(), "--record", logs.toString(), "--upstream", demo.url())) {
+             Proc p = Proc.proxy(Map.of(), "--record", logs.toString(), "--upstream", demo.url())) {
             Host host = new Host(p);
             host.send(Host.initialize(0, "2025-06-18", "{}"));
             host.response(0);

@@ -47,16 +47,10 @@ class UpstreamFaultsIT {
         }
     }
 
-    private static Proc proxy(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(Repo.bin("stretto-proxy")));
-        command.addAll(List.of(args));
-        return Proc.start(command, null, env);
-    }
-
     @Test
     void anUnreachableServerGetsEachRequestAnsweredWithAnErrorAndTheProxyStillExitsZero() throws Exception {
         String url = "http://127.0.0.1:" + HttpServers.freePort() + "/mcp";
-        try (Proc p = proxy(Map.of(), "--record", logs.toString(), "--upstream", url)) {
+        try (Proc p = Proc.proxy(Map.of(), "--record", logs.toString(), "--upstream", url)) {
             Host host = new Host(p);
             host.send(Host.initialize(1, "2025-06-18", "{}"));
             host.next();
@@ -79,7 +73,7 @@ class UpstreamFaultsIT {
     @Test
     void aRequestTheServerFailsGetsAnErrorAndLaterRequestsStillWork() throws Exception {
         server = new ScriptedServer();
-        try (Proc p = proxy(Map.of(), "--record", logs.toString(), "--upstream", server.url())) {
+        try (Proc p = Proc.proxy(Map.of(), "--record", logs.toString(), "--upstream", server.url())) {
             Host host = new Host(p);
             host.send(Host.initialize(1, "2025-06-18", "{}"));
             assertEquals("scripted", host.response(1).at("/result/serverInfo/name").asText());
@@ -113,7 +107,7 @@ class UpstreamFaultsIT {
         String token = "tok-SECRET-9c3";
         server.echoOnRefusal = headerSecret;
         String url = server.url().replace("http://", "http://alice:" + password + "@") + "?token=" + token + "&region=eu";
-        try (Proc p = proxy(Map.of("IT_API_KEY", headerSecret), "--record", logs.toString(), "--log-level", "trace",
+        try (Proc p = Proc.proxy(Map.of("IT_API_KEY", headerSecret), "--record", logs.toString(), "--log-level", "trace",
                 "--upstream", url, "--upstream-header", "X-Api-Key=IT_API_KEY")) {
             Host host = new Host(p);
             host.send(Host.initialize(1, "2025-06-18", "{}"));
