@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Finds the reference's fixtures (shared/fixtures/stretto), which CI places beside the
- * clone: {@code <module>/../../shared}. A worktree nested deeper finds them further up, and
- * {@code -Dstretto.fixtures=DIR} names them outright.
+ * Finds the reference implementation's files in the repository's own test data,
+ * {@code testdata/reference/} at the top of the checkout (see {@code testdata/README.md}):
+ * the first ancestor of the module's directory that holds it. {@code -Dstretto.fixtures=DIR}
+ * names another directory outright.
  */
 public final class Fixtures {
 
@@ -27,15 +28,14 @@ public final class Fixtures {
             return p;
         }
         Path moduleDir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        for (Path d = moduleDir.getParent(); d != null; d = d.getParent()) {
-            Path candidate = d.resolve("shared/fixtures/stretto");
+        for (Path d = moduleDir; d != null; d = d.getParent()) {
+            Path candidate = d.resolve("testdata/reference");
             if (Files.isDirectory(candidate.resolve("home"))) {
                 return candidate;
             }
         }
-        throw new IllegalStateException("the shared fixtures are missing: expected "
-                + moduleDir.resolve("../../shared/fixtures/stretto").normalize()
-                + " (shared/ beside the clone), or pass -Dstretto.fixtures=DIR");
+        throw new IllegalStateException("the test data is missing: expected testdata/reference/ at the top of the"
+                + " checkout, above " + moduleDir);
     }
 
     /** A file under the fixtures directory. */
