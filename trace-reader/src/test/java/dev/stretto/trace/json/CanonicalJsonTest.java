@@ -57,6 +57,32 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void prettyOutputIsSerdeJsonsPrettyPrinterKeepingKeyOrder() {
+        String pretty = CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse(
+                "{\"model\":\"m\",\"answers\":{\"b\":{\"type\":\"noul\",\"noul\":0.50},\"a\":[1,[],{}]},"
+                        + "\"usage\":{},\"e\":\"\u00e9\\u0001\"}"));
+        assertEquals("""
+                {
+                  "model": "m",
+                  "answers": {
+                    "b": {
+                      "type": "noul",
+                      "noul": 0.5
+                    },
+                    "a": [
+                      1,
+                      [],
+                      {}
+                    ]
+                  },
+                  "usage": {},
+                  "e": "\u00e9\\u0001"
+                }""", pretty);
+        assertEquals("[]", CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse("[]")));
+        assertEquals("1e-7", CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse("1e-7")));
+    }
+
+    @Test
     void parseRejectsAnythingButOneValue() {
         assertThrows(IllegalArgumentException.class, () -> CanonicalJson.parse("{} {}"));
         assertThrows(IllegalArgumentException.class, () -> CanonicalJson.parse("{"));
