@@ -210,6 +210,24 @@ public final class CanonicalJson {
     }
 
     /**
+     * Spells a double with a fixed number of decimals as Rust's {@code format!("{:.N}")} does,
+     * for reasons and messages: the exact value rounded half to even ({@code 0.125} is
+     * {@code 0.12}, {@code 0.375} is {@code 0.38}), the sign of a negative value kept even when
+     * it rounds to zero ({@code -0.00}), {@code NaN}, {@code inf} and {@code -inf} as words.
+     */
+    public static String formatFixed(double d, int decimals) {
+        if (Double.isNaN(d)) {
+            return "NaN";
+        }
+        boolean negative = d < 0 || Double.doubleToRawLongBits(d) == Long.MIN_VALUE;
+        if (Double.isInfinite(d)) {
+            return negative ? "-inf" : "inf";
+        }
+        String digits = new BigDecimal(Math.abs(d)).setScale(decimals, java.math.RoundingMode.HALF_EVEN).toPlainString();
+        return negative ? "-" + digits : digits;
+    }
+
+    /**
      * The shortest decimal that reads back as {@code d} (positive and finite), with no
      * trailing zeros. Double.toString finds the shortest digits (JDK 19 and later) but never
      * fewer than two; ryu gives one where one digit reads back as the same double, which
