@@ -1,7 +1,6 @@
 package dev.stretto.proxy.judge;
 
 import dev.stretto.proxy.oracle.OracleSettings;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -30,26 +29,7 @@ public record JudgeSettings(Mode mode, double threshold, SecondQuestion second, 
         /** Judge and log; refuse nothing. */
         LOG,
         /** Judge, log, and refuse a call whose counting answer fails. */
-        ENFORCE;
-
-        /** The command-line name: {@code log} or {@code enforce}. */
-        public String cliName() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-
-        /**
-         * The mode named {@code name} on the command line.
-         *
-         * @throws IllegalArgumentException if there is none
-         */
-        public static Mode parse(String name) {
-            for (Mode m : values()) {
-                if (m.cliName().equals(name)) {
-                    return m;
-                }
-            }
-            throw new IllegalArgumentException("unknown judge mode '" + name + "' (log or enforce)");
-        }
+        ENFORCE
     }
 
     /**

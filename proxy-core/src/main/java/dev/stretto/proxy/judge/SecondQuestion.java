@@ -28,18 +28,4 @@ public enum SecondQuestion {
     public Question.Noul question() {
         return question;
     }
-
-    /**
-     * The second question named {@code name} on the command line.
-     *
-     * @throws IllegalArgumentException if there is none
-     */
-    public static SecondQuestion parse(String name) {
-        for (SecondQuestion q : values()) {
-            if (q.id().equals(name)) {
-                return q;
-            }
-        }
-        throw new IllegalArgumentException("unknown second question '" + name + "' (proposed or described)");
-    }
 }

@@ -1,7 +1,5 @@
 package dev.stretto.proxy.oracle;
 
-import java.util.Locale;
-
 /**
  * Answers System-One requests, in one of three modes ({@code --oracle jev|replay|mock}):
  * {@link JevOracle} asks the service through the cache, {@link ReplayOracle} answers from the
@@ -13,33 +11,14 @@ import java.util.Locale;
  */
 public sealed interface Oracle extends AutoCloseable permits JevOracle, ReplayOracle, MockOracle {
 
-    /** The three modes, by their command-line names. */
+    /** The three modes, named on the command line in lower case ({@code --oracle jev|replay|mock}). */
     enum Mode {
         /** Cached answers, else ask the service and cache its answer. */
         JEV,
         /** Cached answers only; a miss is an error. */
         REPLAY,
         /** Fixed answers, never cached. */
-        MOCK;
-
-        /** The command-line name: {@code jev}, {@code replay} or {@code mock}. */
-        public String cliName() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-
-        /**
-         * The mode named {@code name} on the command line.
-         *
-         * @throws IllegalArgumentException if there is none
-         */
-        public static Mode parse(String name) {
-            for (Mode m : values()) {
-                if (m.cliName().equals(name)) {
-                    return m;
-                }
-            }
-            throw new IllegalArgumentException("unknown oracle '" + name + "' (jev, replay or mock)");
-        }
+        MOCK
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.oracle;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.trace.json.CanonicalJson;
@@ -9,9 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The JSON of requests and responses. A request is written straight to text (its state with
- * sorted keys, everything else in declaration order); a response is built as a tree in the
- * order its records declare their fields, then written compact or pretty.
+ * The JSON of requests and responses: typed parts are built as trees in the order their
+ * records declare their fields (maps already sorted) and written keeping that order; a
+ * request's state, a generic value, is written with every key sorted.
  */
 final class SystemOneJson {
 
@@ -26,65 +27,39 @@ final class SystemOneJson {
         JsonText.appendQuoted(out, request.model());
         out.append(",\"state\":");
         CanonicalJson.append(out, request.state());
-        out.append(",\"questions\":{");
-        boolean first = true;
-        for (Map.Entry<String, Question> e : request.questions().entrySet()) {
-            if (!first) {
-                out.append(',');
-            }
-            first = false;
-            JsonText.appendQuoted(out, e.getKey());
-            out.append(':');
-            appendQuestion(out, e.getValue());
-        }
-        return out.append("}}").toString();
+        out.append(",\"questions\":");
+        ObjectNode questions = NODES.objectNode();
+        request.questions().forEach((id, question) -> questions.set(id, questionNode(question)));
+        CanonicalJson.appendKeepingKeyOrder(out, questions);
+        return out.append('}').toString();
     }
 
-    private static void appendQuestion(StringBuilder out, Question question) {
-        out.append("{\"type\":");
-        out.append(switch (question) {
-            case Question.Noul n -> "\"noul\"";
-            case Question.Choice c -> "\"choice\"";
-            case Question.Score s -> "\"score\"";
+    private static ObjectNode questionNode(Question question) {
+        ObjectNode node = NODES.objectNode();
+        node.put("type", switch (question) {
+            case Question.Noul n -> "noul";
+            case Question.Choice c -> "choice";
+            case Question.Score s -> "score";
         });
-        out.append(",\"instructions\":");
-        JsonText.appendQuoted(out, question.instructions());
+        node.put("instructions", question.instructions());
         switch (question) {
             case Question.Noul n -> {
                 if (n.criteria() != null) {
-                    out.append(",\"criteria\":{\"true\":");
-                    JsonText.appendQuoted(out, n.criteria().whenTrue());
-                    out.append(",\"false\":");
-                    JsonText.appendQuoted(out, n.criteria().whenFalse());
-                    out.append('}');
+                    ObjectNode criteria = node.putObject("criteria");
+                    criteria.put("true", n.criteria().whenTrue());
+                    criteria.put("false", n.criteria().whenFalse());
                 }
             }
             case Question.Choice c -> {
-                out.append(",\"criteria\":{");
-                boolean first = true;
-                for (Map.Entry<String, String> e : c.criteria().entrySet()) {
-                    if (!first) {
-                        out.append(',');
-                    }
-                    first = false;
-                    JsonText.appendQuoted(out, e.getKey());
-                    out.append(':');
-                    JsonText.appendQuoted(out, e.getValue());
-                }
-                out.append('}');
+                ObjectNode criteria = node.putObject("criteria");
+                c.criteria().forEach(criteria::put);
             }
             case Question.Score s -> {
-                out.append(",\"criteria\":[");
-                for (int i = 0; i < s.criteria().size(); i++) {
-                    if (i > 0) {
-                        out.append(',');
-                    }
-                    JsonText.appendQuoted(out, s.criteria().get(i));
-                }
-                out.append(']');
+                ArrayNode criteria = node.putArray("criteria");
+                s.criteria().forEach(criteria::add);
             }
         }
-        out.append('}');
+        return node;
     }
 
     static String writeResponse(Response response, boolean pretty) {
