@@ -18,13 +18,16 @@ import java.util.Set;
  *
  * <p>For each argument value with a digit (a scalar argument, or a scalar in an array
  * argument): find the latest earlier successful result, read as JSON, holding a list of
- * records (see {@link RecordLists}) in which some record has the value among its own scalar
+ * records (an array with two or more objects, or an object with two or more objects among its
+ * values, at any depth) in which some record has the value among its own string and number
  * fields; the first such list in the result is the one checked. The customer's last message
  * chooses the records of that list it names: a record is named when the message states a
- * value of 4 or more characters that no other record of the list has (see {@link Mentions}).
- * When it names none, the agent's proposal chooses, if it names exactly one. The value is
- * flagged when some record was chosen, no record holding the value is among them, and the
- * call passes none of the chosen records' field values.
+ * value of 4 or more characters that no other record of the list has (case aside; a number
+ * not inside a longer number; an id like {@code credit_card_4196779} also by its digits, an
+ * order id with or without its {@code #}). When it names none, the agent's proposal chooses,
+ * if it names exactly one. The value is flagged when some record was chosen, no record
+ * holding the value is among them, and the call passes none of the chosen records' field
+ * values.
  */
 public final class ProposalCheck {
 
@@ -116,7 +119,7 @@ public final class ProposalCheck {
     }
 
     /** The records of {@code list} that {@code message} names by a value no other record has. */
-    static List<JsonNode> chosenBy(String message, List<JsonNode> list) {
+    private static List<JsonNode> chosenBy(String message, List<JsonNode> list) {
         if (message.isBlank()) {
             return List.of();
         }
