@@ -6,6 +6,7 @@ import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.manifest.Manifest;
 import dev.stretto.trace.tau2.Tau2Simulation;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -52,6 +53,10 @@ public final class Stretto {
               episode LOG|DIR...   print the sessions' episodes as JSON lines
               manifest LOG|DIR     print the tools the sessions listed, as a manifest file
               sessions DIR         list the sessions under DIR as a table
+              export-answers --oracle-cache DIR [OUT]
+                                   write the oracle's cached answers as JSON lines
+              import-answers --oracle-cache DIR [FILE]
+                                   add the answers of such a file to a cache
 
             Options:
               -h, --help     show this help (also after any command)
@@ -133,8 +138,18 @@ public final class Stretto {
      * @return the exit status: {@link #EXIT_OK}, {@link #EXIT_BAD_INPUT} or {@link #EXIT_USAGE}
      */
     public static int run(String[] args, PrintStream out, PrintStream err, boolean colour) {
+        return run(args, InputStream.nullInputStream(), out, err, colour);
+    }
+
+    /**
+     * Runs one {@code stretto} command line that may read standard input ({@code import-answers}).
+     *
+     * @param in what the command reads when it is given no file; not closed
+     * @see #run(String[], PrintStream, PrintStream, boolean)
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour) {
         try {
-            return dispatch(args, out, colour);
+            return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {
             err.println(e.line());
             return EXIT_USAGE;
@@ -157,7 +172,8 @@ public final class Stretto {
         return s.replaceAll("\\s*\\R\\s*", " ");
     }
 
-    private static int dispatch(String[] args, PrintStream out, boolean colour) throws UsageException, IOException {
+    private static int dispatch(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour)
+            throws UsageException, IOException {
         if (args.length == 0) {
             throw new UsageException(null, "no command given");
         }
@@ -234,6 +250,12 @@ public final class Stretto {
                 new SessionTable(out).print(timelines);
                 return EXIT_OK;
             }
+            case "export-answers" -> {
+                return AnswerTransfer.exportCommand(args, out, err);
+            }
+            case "import-answers" -> {
+                return AnswerTransfer.importCommand(args, in, out, err);
+            }
             default -> {
                 if (command.startsWith("-")) {
                     throw new UsageException(null, "unknown option '" + command + "'");
@@ -243,7 +265,7 @@ public final class Stretto {
         }
     }
 
-    private static boolean helpAsked(Args a, PrintStream out, String help) {
+    static boolean helpAsked(Args a, PrintStream out, String help) {
         if (a.has("--help") || a.has("-h")) {
             out.print(help);
             return true;

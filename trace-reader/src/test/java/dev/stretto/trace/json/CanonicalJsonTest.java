@@ -57,6 +57,49 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void prettyOutputIsSerdeJsonsPrettyPrinterKeepingKeyOrder() {
+        String pretty = CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse(
+                "{\"model\":\"m\",\"answers\":{\"b\":{\"type\":\"noul\",\"noul\":0.50},\"a\":[1,[],{}]},"
+                        + "\"usage\":{},\"e\":\"\u00e9\\u0001\"}"));
+        assertEquals("""
+                {
+                  "model": "m",
+                  "answers": {
+                    "b": {
+                      "type": "noul",
+                      "noul": 0.5
+                    },
+                    "a": [
+                      1,
+                      [],
+                      {}
+                    ]
+                  },
+                  "usage": {},
+                  "e": "\u00e9\\u0001"
+                }""", pretty);
+        assertEquals("[]", CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse("[]")));
+        assertEquals("1e-7", CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse("1e-7")));
+    }
+
+    @Test
+    void fixedDecimalsRoundTheExactValueHalfToEvenAsRustDoes() {
+        assertEquals("0.15", CanonicalJson.formatFixed(0.15, 2));
+        assertEquals("0.12", CanonicalJson.formatFixed(0.125, 2));
+        assertEquals("0.38", CanonicalJson.formatFixed(0.375, 2));
+        // As doubles, 0.145 is a little below 0.145 and 0.115 a little above 0.115.
+        assertEquals("0.14", CanonicalJson.formatFixed(0.145, 2));
+        assertEquals("0.12", CanonicalJson.formatFixed(0.115, 2));
+        assertEquals("0.50", CanonicalJson.formatFixed(0.5, 2));
+        assertEquals("1.00", CanonicalJson.formatFixed(0.999, 2));
+        assertEquals("2", CanonicalJson.formatFixed(2.5, 0));
+        assertEquals("-0.00", CanonicalJson.formatFixed(-0.001, 2));
+        assertEquals("-0.00", CanonicalJson.formatFixed(-0.0, 2));
+        assertEquals("NaN", CanonicalJson.formatFixed(Double.NaN, 2));
+        assertEquals("-inf", CanonicalJson.formatFixed(Double.NEGATIVE_INFINITY, 2));
+    }
+
+    @Test
     void parseRejectsAnythingButOneValue() {
         assertThrows(IllegalArgumentException.class, () -> CanonicalJson.parse("{} {}"));
         assertThrows(IllegalArgumentException.class, () -> CanonicalJson.parse("{"));
