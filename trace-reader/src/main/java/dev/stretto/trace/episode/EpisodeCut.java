@@ -14,9 +14,10 @@ import java.util.Set;
  * <p>In the call's turn, the calls that already have a result stay, in their order, with the
  * call itself moved last, so that it is the episode's last step; the turn's calls still
  * awaiting their result are set apart as {@link #pending()} (a flow counts them as made and
- * never looks them up again). Everything before the turn stays as it is. After the turn, the
- * conversation and the results of the turn's answered calls stay; later turns, which came
- * after the call but are not what follows it, are left out with their results.
+ * never looks them up again). Everything before the turn stays as it is. After the turn, what
+ * the user said and the results of the turn's answered calls stay; what the agent did later
+ * (its messages, and later turns with their results) is left out, since a flow decides what
+ * the agent does right after the call.
  *
  * @param episode the cut episode
  * @param pending the calls of the turn without a result, in the order they were sent
@@ -79,7 +80,7 @@ public record EpisodeCut(Episode episode, List<ToolCall> pending) {
         for (int i = turnAt + 1; i < events.size(); i++) {
             Event e = events.get(i);
             switch (e) {
-                case Event.Assistant a when !a.calls().isEmpty() -> a.calls().forEach(c -> later.add(c.id()));
+                case Event.Assistant a -> a.calls().forEach(c -> later.add(c.id()));
                 case Event.ToolResult r when later.contains(r.callId()) -> {
                     // The result of a later turn's call.
                 }

@@ -51,8 +51,9 @@ class EpisodeCutTest {
     }
 
     @Test
-    void laterTurnsAndTheirResultsAreLeftOutButTheConversationStays() {
+    void laterTurnsAndMessagesOfTheAgentAreLeftOutButTheUsersWordsStay() {
         Episode ep = episode(new Event.Assistant(null, List.of(call("1", "x")), null), result("1", "x"),
+                new Event.Assistant("one moment", List.of(), null),
                 new Event.User("also this"),
                 new Event.Assistant(null, List.of(call("2", "y")), null), result("2", "y"));
         EpisodeCut cut = EpisodeCut.afterCall(ep, "1").orElseThrow();
@@ -67,7 +68,7 @@ class EpisodeCutTest {
     }
 
     @Test
-    void theServedSessionCutAtTheProxysSecondLookupKeepsEarlierCallsAndLaterWordsOnly() throws IOException {
+    void theServedSessionCutAtTheProxysSecondLookupKeepsEarlierCallsAndTheUsersLaterWords() throws IOException {
         Episode ep = Episode.of(SessionLog.read(Fixtures.file("home/served/shop/20260928T020401.117Z-14662.jsonl")));
         EpisodeCut cut = EpisodeCut.afterCall(ep, "stretto-2").orElseThrow();
         assertEquals(List.of("3", "stretto-1", "stretto-2"), ids(cut.episode().calls()));
@@ -77,6 +78,6 @@ class EpisodeCutTest {
             case Event.ToolResult r -> "result " + r.callId();
         }).toList();
         assertEquals(List.of("user", "calls [3]", "result 3", "calls [stretto-1]", "result stretto-1",
-                "calls [stretto-2]", "result stretto-2", "says", "user", "says"), kinds);
+                "calls [stretto-2]", "result stretto-2", "user"), kinds);
     }
 }
