@@ -75,9 +75,20 @@ public final class FlowSession {
             case REACH -> Scorer.reach(flow);
             case ARBITER -> throw new IllegalStateException("DeciderChoice refuses the arbiter");
         };
+        return start(flow, scorer, options, sessionId, flowLog, warnings, clockMs);
+    }
+
+    /**
+     * Starts serving {@code flow} with a scorer of the caller's (the arbiter's, which needs the
+     * System-One model); {@code options.decider()} is not consulted.
+     *
+     * @see #start(Flow, String, FlowOptions, String, Consumer, Consumer, LongSupplier)
+     */
+    public static FlowSession start(Flow flow, Scorer scorer, FlowOptions options, String sessionId,
+                                    Consumer<String> flowLog, Consumer<String> warnings, LongSupplier clockMs) {
         String taskId = options.taskId() != null ? options.taskId() : Objects.requireNonNull(sessionId, "sessionId");
         FlowDecider decider = new FlowDecider(flow, scorer, options.threshold(), options.exploration(), taskId);
-        return new FlowSession(flow, options, kind, decider, Objects.requireNonNull(flowLog, "flowLog"),
+        return new FlowSession(flow, options, scorer.kind(), decider, Objects.requireNonNull(flowLog, "flowLog"),
                 Objects.requireNonNull(warnings, "warnings"), Objects.requireNonNull(clockMs, "clockMs"));
     }
 
