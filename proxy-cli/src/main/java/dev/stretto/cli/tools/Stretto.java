@@ -1,5 +1,6 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
 import dev.stretto.trace.log.SessionLog;
@@ -52,6 +53,8 @@ public final class Stretto {
               episode LOG|DIR...   print the sessions' episodes as JSON lines
               manifest LOG|DIR     print the tools the sessions listed, as a manifest file
               sessions DIR         list the sessions under DIR as a table
+              flow LOG.flow.jsonl  print a flow log: each run after an agent's call, its
+                                   decisions, the lookups made and the surprise
 
             Options:
               -h, --help     show this help (also after any command)
@@ -113,6 +116,28 @@ public final class Stretto {
               -h, --help   show this help
 
             """ + EXIT_CODES;
+
+    private static final String FLOW_HELP = """
+            Usage: stretto flow LOG.flow.jsonl
+
+            Prints the flow log stretto-proxy writes next to a session log when it serves a
+            flow (--flow): one block per run, the agent's call it followed, then each decision
+            at its site (the tool just called, "(error)" when it failed): the lookup proposed
+            with its arguments, its probability and the chance of its arguments, or the reason
+            it handed back. A proposed lookup is marked made, made FAILED, or NOT MADE (in
+            shadow mode, or not allowed: --flow-tools, the server's listing, a changed input).
+            Each run ends with the lookups it made and its surprise (how unlikely the lookups'
+            outcomes were, in nats).
+
+            Options:
+              -h, --help   show this help
+
+            Exit status:
+              0  success
+              1  the file is missing, cannot be read, or is not a flow log
+                 (stderr: stretto: <file>:<line>: <reason>)
+              2  usage error (stderr: stretto: <what is wrong> (see ... --help))
+            """;
 
     private Stretto() {
     }
@@ -232,6 +257,18 @@ public final class Stretto {
                 timelines.sort(Comparator.comparingLong((Timeline t) -> t.header().startedUnixMs())
                         .thenComparing(t -> t.header().session()));
                 new SessionTable(out).print(timelines);
+                return EXIT_OK;
+            }
+            case "flow" -> {
+                Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());
+                if (helpAsked(a, out, FLOW_HELP)) {
+                    return EXIT_OK;
+                }
+                Path log = single(command, a, "flow log");
+                if (Files.isDirectory(log)) {
+                    throw new IOException(log + ": is a directory, not a flow log");
+                }
+                new FlowLogPrinter(out, colour).print(log.toString(), FlowLogFile.read(log));
                 return EXIT_OK;
             }
             default -> {
