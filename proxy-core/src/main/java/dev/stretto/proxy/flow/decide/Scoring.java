@@ -59,5 +59,15 @@ public sealed interface Scoring {
         public HandBack {
             Objects.requireNonNull(reason, "reason");
         }
+
+        /** The model could not answer: {@code the System-One model failed: <error>}. */
+        public static HandBack modelFailed(String error, String key) {
+            return new HandBack("the System-One model failed: " + error, key);
+        }
+
+        /** The model's answer lacked a question it was asked: {@code the System-One answer was incomplete}. */
+        public static HandBack incomplete(String key) {
+            return new HandBack("the System-One answer was incomplete", key);
+        }
     }
 }

@@ -136,17 +136,32 @@ public final class FlowSession {
     }
 
     /**
+     * Whether a response to an agent's call can start a run: it has a {@code result} ({@code
+     * isError: true} results do, at the site {@code <tool> (error)}; JSON-RPC errors never).
+     */
+    public static boolean follows(JsonNode response) {
+        JsonNode result = response.get("result");
+        JsonNode error = response.get("error");
+        return result != null && (error == null || error.isNull());
+    }
+
+    /**
      * Starts the run that follows the agent's call of {@code tool}; its response is held until
      * the run finishes.
      *
      * @param after    the call's JSON-RPC id, as the agent sent it
      * @param tool     the tool the agent called
      * @param response the server's response to the call (with a {@code result})
-     * @throws IllegalStateException when a run may not start (see {@link #mayStart()})
+     * @throws IllegalStateException    when a run may not start (see {@link #mayStart()})
+     * @throws IllegalArgumentException when the response has no {@code result} (JSON-RPC errors
+     *                                  never start a run)
      */
     public FlowRun startRun(JsonNode after, String tool, JsonNode response) {
         if (!mayStart()) {
             throw new IllegalStateException("a flow run may not start now");
+        }
+        if (!follows(response)) {
+            throw new IllegalArgumentException("a flow run follows only a response with a result");
         }
         current = new FlowRun(this, after, tool, response);
         return current;

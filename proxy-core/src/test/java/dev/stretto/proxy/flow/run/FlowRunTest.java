@@ -235,8 +235,7 @@ class FlowRunTest {
                         switch (outcome) {
                             case OracleOutcome.Answered a -> new Scoring.Scored(Map.of(q.offered().get(0),
                                     a.response().get("p").doubleValue(), "respond", 0.1), a.response(), Map.of(), a.key());
-                            case OracleOutcome.Failed f -> new Scoring.HandBack("the System-One model failed: "
-                                    + f.error(), f.key());
+                            case OracleOutcome.Failed f -> Scoring.HandBack.modelFailed(f.error(), f.key());
                         });
             }
         };
@@ -284,6 +283,20 @@ class FlowRunTest {
                 "find_user_id_by_email", RESPONSE_3);
         finished(run.decide(cutAt(LOG, "3")));
         assertEquals(List.of("the flow chose get_user_details, which its program does not offer; handing back"), warnings);
+    }
+
+    @Test
+    void onlyAResponseWithAResultStartsARun() throws ProxyStartException {
+        FlowSession s = session(FlowOptions.DEFAULTS);
+        assertEquals(true, FlowSession.follows(CanonicalJson.parse("{\"id\":1,\"result\":{\"isError\":true}}")));
+        JsonNode error = CanonicalJson.parse("{\"id\":1,\"error\":{\"code\":-32602,\"message\":\"bad\"}}");
+        assertEquals(false, FlowSession.follows(error));
+        assertThrows(IllegalArgumentException.class, () -> s.startRun(IntNode.valueOf(1), "t", error));
+        FlowRun failed = s.startRun(IntNode.valueOf(1), "find_user_id_by_email", CanonicalJson.parse(
+                "{\"id\":1,\"result\":{\"content\":[],\"isError\":true}}"));
+        finished(failed.abandon());
+        assertEquals(List.of("{\"after\":1,\"run\":{\"call\":\"find_user_id_by_email\",\"failed\":true,"
+                + "\"max_lookups\":8,\"sites\":[],\"surprise\":-0.0}}"), lines);
     }
 
     @Test
