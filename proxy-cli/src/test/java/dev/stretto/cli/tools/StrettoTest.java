@@ -29,7 +29,7 @@ class StrettoTest {
     record Run(int status, String out, String err) {
     }
 
-    private static Run run(boolean colour, String... args) {
+    static Run run(boolean colour, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);

@@ -1,6 +1,8 @@
 package dev.stretto.proxy.flow.model;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -61,7 +63,7 @@ public record Backoff(int order, double alpha, int vocabSize, List<Map<List<Long
     }
 
     static <V> Map<List<Long>, V> copyKeys(Map<List<Long>, V> map) {
-        java.util.LinkedHashMap<List<Long>, V> out = new java.util.LinkedHashMap<>();
+        LinkedHashMap<List<Long>, V> out = new LinkedHashMap<>();
         for (Map.Entry<List<Long>, V> e : map.entrySet()) {
             out.put(List.copyOf(e.getKey()), e.getValue());
         }
@@ -98,7 +100,7 @@ public record Backoff(int order, double alpha, int vocabSize, List<Map<List<Long
      */
     public double[] predict(List<Long> history) {
         double[] p = new double[vocabSize];
-        java.util.Arrays.fill(p, 1.0 / vocabSize);
+        Arrays.fill(p, 1.0 / vocabSize);
         for (int j = 0; j <= order; j++) {
             Counts c = levels.get(j).get(context(history, j));
             if (c != null) {

@@ -1,6 +1,5 @@
 package dev.stretto.proxy.flow.model;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +70,7 @@ public record FeatureMap(Map<String, List<Field>> fields, Map<Key, Integer> ids)
     public FeatureMap {
         Map<String, List<Field>> copy = new java.util.LinkedHashMap<>();
         for (Map.Entry<String, List<Field>> e : Objects.requireNonNull(fields, "fields").entrySet()) {
-            copy.put(e.getKey(), List.copyOf(new ArrayList<>(e.getValue())));
+            copy.put(e.getKey(), List.copyOf(e.getValue()));
         }
         fields = Sorted.byName(copy, "fields");
         ids = Sorted.by(ids, ORDER, "ids");

@@ -83,7 +83,7 @@ public final class FlowRun {
         decisionStartMs = session.nowMs();
         DecisionStep step;
         try {
-            step = session.deciderOfRun().decide(cut, tool -> session.gate().requiredArguments(tool, session.live()));
+            step = session.flowDecider().decide(cut, tool -> session.gate().requiredArguments(tool, session.live()));
         } catch (RuntimeException e) {
             return failedFlow(e);
         }

@@ -173,7 +173,7 @@ public final class FlowSession {
         return options;
     }
 
-    FlowDecider deciderOfRun() {
+    FlowDecider flowDecider() {
         return decider;
     }
 
