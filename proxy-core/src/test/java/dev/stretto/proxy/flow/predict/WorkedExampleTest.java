@@ -8,6 +8,7 @@ import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.bind.Pick;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.wire.RunRecord;
 import dev.stretto.proxy.testing.ReferenceData;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.EpisodeCut;
@@ -71,8 +72,12 @@ class WorkedExampleTest {
         assertEquals(0.875, d.okProbability("get_user_details"));
         assertEquals(-0.13353139262452263, d.outcomeLogp("get_user_details", true));
         assertEquals(-0.07410797215372185, d.outcomeLogp("get_order_details", true));
-        double surprise = -(((0.0 + -0.13353139262452263) + -0.07410797215372185) + -0.07410797215372185);
-        assertEquals(0.2817473369319663, surprise);
+        RunRecord run = new RunRecord("find_user_id_by_email", false, 8, List.of(
+                new RunRecord.Decide(0, 3), new RunRecord.Outcome(0, true, d.outcomeLogp("get_user_details", true)),
+                new RunRecord.Decide(1, 2), new RunRecord.Outcome(1, true, d.outcomeLogp("get_order_details", true)),
+                new RunRecord.Decide(2, 2), new RunRecord.Outcome(2, true, d.outcomeLogp("get_order_details", true)),
+                new RunRecord.Decide(3, 0)));
+        assertEquals(0.2817473369319663, run.surprise());
         assertEquals(Math.log(1.0 / 8.0), d.outcomeLogp("get_user_details", false), 1e-15);
     }
 
