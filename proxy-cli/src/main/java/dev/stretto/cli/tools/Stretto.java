@@ -1,5 +1,6 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
 import dev.stretto.trace.log.SessionLog;
@@ -57,6 +58,8 @@ public final class Stretto {
                                    write the oracle's cached answers as JSON lines
               import-answers --oracle-cache DIR [FILE]
                                    add the answers of such a file to a cache
+              flow LOG.flow.jsonl  print a flow log: each run after an agent's call, its
+                                   decisions, the lookups made and the surprise
 
             Options:
               -h, --help     show this help (also after any command)
@@ -118,6 +121,28 @@ public final class Stretto {
               -h, --help   show this help
 
             """ + EXIT_CODES;
+
+    private static final String FLOW_HELP = """
+            Usage: stretto flow LOG.flow.jsonl
+
+            Prints the flow log stretto-proxy writes next to a session log when it serves a
+            flow (--flow): one block per run, the agent's call it followed, then each decision
+            at its site (the tool just called, "(error)" when it failed): the lookup proposed
+            with its arguments, its probability and the chance of its arguments, or the reason
+            it handed back. A proposed lookup is marked made, made FAILED, or NOT MADE (in
+            shadow mode, or not allowed: --flow-tools, the server's listing, a changed input).
+            Each run ends with the lookups it made and its surprise (how unlikely the lookups'
+            outcomes were, in nats).
+
+            Options:
+              -h, --help   show this help
+
+            Exit status:
+              0  success
+              1  the file is missing, cannot be read, or is not a flow log
+                 (stderr: stretto: <file>:<line>: <reason>)
+              2  usage error (stderr: stretto: <what is wrong> (see ... --help))
+            """;
 
     private Stretto() {
     }
@@ -255,6 +280,18 @@ public final class Stretto {
             }
             case "import-answers" -> {
                 return AnswerTransfer.importCommand(args, in, out, err);
+            }
+            case "flow" -> {
+                Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());
+                if (helpAsked(a, out, FLOW_HELP)) {
+                    return EXIT_OK;
+                }
+                Path log = single(command, a, "flow log");
+                if (Files.isDirectory(log)) {
+                    throw new IOException(log + ": is a directory, not a flow log");
+                }
+                new FlowLogPrinter(out, colour).print(log.toString(), FlowLogFile.read(log));
+                return EXIT_OK;
             }
             default -> {
                 if (command.startsWith("-")) {

@@ -29,7 +29,7 @@ class StrettoTest {
     record Run(int status, String out, String err) {
     }
 
-    private static Run run(boolean colour, String... args) {
+    static Run run(boolean colour, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
@@ -166,7 +166,7 @@ class StrettoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"show", "episode", "manifest", "sessions"})
+    @ValueSource(strings = {"show", "episode", "manifest", "sessions", "flow"})
     void everySubcommandHasHelp(String command) {
         Run r = run(command, "--help");
         assertEquals(0, r.status());
@@ -187,7 +187,7 @@ class StrettoTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"", "frobnicate", "--frob", "show", "show --nope x", "show a b", "episode",
-            "manifest --domain", "sessions"})
+            "manifest --domain", "sessions", "flow", "flow a b", "flow --all x"})
     void usageErrorsExit2WithOneLineAndAHint(String line) {
         Run r = run(line.isEmpty() ? new String[0] : line.split(" "));
         assertEquals(2, r.status(), r.err());
