@@ -31,6 +31,17 @@ public final class BackoffCounts {
         }
     }
 
+    /** The habit's counts: each step's action after its contexts, with its episode's weight. */
+    public static BackoffCounts of(List<EncodedEpisode> episodes) {
+        BackoffCounts counts = new BackoffCounts();
+        for (EncodedEpisode e : episodes) {
+            for (int t = 0; t < e.length(); t++) {
+                counts.add(e.symbols(), t, e.actions()[t], e.weight());
+            }
+        }
+        return counts;
+    }
+
     /** Adds {@code weight} for {@code action} after {@code symbols[0..t]}, at every level. */
     public void add(long[] symbols, int t, int action, double weight) {
         for (int j = 0; j <= ORDER; j++) {

@@ -12,13 +12,7 @@ import org.junit.jupiter.api.Test;
 class BackoffCountsTest {
 
     private static BackoffCounts shop() {
-        BackoffCounts counts = new BackoffCounts();
-        for (EncodedEpisode e : ShopHabit.EPISODES) {
-            for (int t = 0; t < e.length(); t++) {
-                counts.add(e.symbols(), t, e.actions()[t], e.weight());
-            }
-        }
-        return counts;
+        return BackoffCounts.of(ShopHabit.EPISODES);
     }
 
     @Test

@@ -1,0 +1,236 @@
+package dev.stretto.cli.learn.bindings;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.cli.learn.ByteOrder;
+import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.episode.Event;
+import dev.stretto.trace.episode.ToolCall;
+import dev.stretto.trace.json.CanonicalJson;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The first pass of binding learning (stretto-learn 3.9.1): walks the training episodes'
+ * events and, for each lookup (a call of a read tool), counts its arguments and finds where
+ * each string or list of strings it passed had appeared in an earlier successful output of
+ * the same episode. {@link #tables()} derives the flow's fields (3.9.2).
+ */
+public final class BindingStats {
+
+    private final Set<String> lookups;
+    private final boolean learnConstants;
+
+    private final Map<String, Long> calls = ByteOrder.map();
+    private final Map<String, SortedMap<String, Long>> passed = ByteOrder.map();
+    private final Map<String, Long> bareCalls = ByteOrder.map();
+    private final Map<ToolArg, Long> valueCounts = new TreeMap<>(ToolArg.ORDER);
+    private final Map<ToolArg, SortedMap<SourceRef, Long>> found = new TreeMap<>(ToolArg.ORDER);
+    private final Map<ToolArg, Long> listCounts = new TreeMap<>(ToolArg.ORDER);
+    private final Map<ToolArg, SortedMap<SourceRef, Long>> listFound = new TreeMap<>(ToolArg.ORDER);
+    private final Map<SiteKey, Long> bySite = new TreeMap<>(SiteKey.ORDER);
+    private final Map<ToolArg, ConstantSeen> constantSeen = new TreeMap<>(ToolArg.ORDER);
+    private final StringBuilder customer = new StringBuilder();
+
+    private record SiteKey(ToolArg arg, String site, SourceRef source) {
+        static final java.util.Comparator<SiteKey> ORDER = java.util.Comparator.comparing(SiteKey::arg, ToolArg.ORDER)
+                .thenComparing(SiteKey::site, ByteOrder.STRINGS)
+                .thenComparing(SiteKey::source, SourceRef.ORDER);
+    }
+
+    private static final class ConstantSeen {
+        long calls;
+        final Set<String> distinct = new HashSet<>();
+        JsonNode first;
+    }
+
+    /** An output of the episode so far. */
+    private record Output(String tool, JsonNode parsed) {
+    }
+
+    /**
+     * @param lookups        the read tools
+     * @param learnConstants whether to learn constant arguments ({@code --constants})
+     */
+    public BindingStats(Set<String> lookups, boolean learnConstants) {
+        this.lookups = Set.copyOf(lookups);
+        this.learnConstants = learnConstants;
+    }
+
+    /** Counts one training episode. */
+    public void add(Episode episode) {
+        List<Output> outputs = new ArrayList<>();
+        for (Event e : episode.events()) {
+            switch (e) {
+                case Event.User u -> customer.append(RustText.lower(u.text())).append('\n');
+                case Event.ToolResult r -> {
+                    if (!r.error()) {
+                        outputs.add(new Output(r.name(), JsonPaths.parseOutput(r.content())));
+                    }
+                }
+                case Event.Assistant a -> {
+                    String before = null;
+                    for (ToolCall c : a.calls()) {
+                        if (!lookups.contains(c.name())) {
+                            continue;
+                        }
+                        String site = before != null ? before : outputs.isEmpty() ? null : outputs.getLast().tool();
+                        before = c.name();
+                        JsonNode arguments = c.arguments();
+                        if (arguments.isObject()) {
+                            lookup(c.name(), arguments, site, outputs);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private void lookup(String tool, JsonNode arguments, String site, List<Output> outputs) {
+        calls.merge(tool, 1L, Long::sum);
+        SortedMap<String, Long> p = passed.computeIfAbsent(tool, t -> ByteOrder.map());
+        bareCalls.merge(tool, arguments.isEmpty() ? 1L : 0L, Long::sum);
+        for (Map.Entry<String, JsonNode> member : JsonPaths.sortedMembers(arguments)) {
+            String arg = member.getKey();
+            JsonNode value = member.getValue();
+            ToolArg key = new ToolArg(tool, arg);
+            p.merge(arg, 1L, Long::sum);
+            ConstantSeen seen = constantSeen.computeIfAbsent(key, k -> new ConstantSeen());
+            seen.calls++;
+            seen.distinct.add(CanonicalJson.write(value));
+            if (seen.first == null) {
+                seen.first = value;
+            }
+            if (isStringList(value)) {
+                listCounts.merge(key, 1L, Long::sum);
+                SortedMap<SourceRef, Long> f = listFound.computeIfAbsent(key, k -> new TreeMap<>(SourceRef.ORDER));
+                SourceRef source = listSource(value, outputs);
+                if (source != null) {
+                    f.merge(source, 1L, Long::sum);
+                }
+            } else if (value.isTextual()) {
+                valueCounts.merge(key, 1L, Long::sum);
+                SortedMap<SourceRef, Long> f = found.computeIfAbsent(key, k -> new TreeMap<>(SourceRef.ORDER));
+                SourceRef source = stringSource(value.textValue(), outputs);
+                if (source != null) {
+                    f.merge(source, 1L, Long::sum);
+                    if (site != null) {
+                        bySite.merge(new SiteKey(key, site, source), 1L, Long::sum);
+                    }
+                }
+            }
+        }
+    }
+
+    static boolean isStringList(JsonNode value) {
+        if (!value.isArray() || value.isEmpty()) {
+            return false;
+        }
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The most recent output holding the string, at its first path in document order. */
+    private static SourceRef stringSource(String value, List<Output> outputs) {
+        for (int i = outputs.size() - 1; i >= 0; i--) {
+            for (JsonPaths.Hit h : JsonPaths.strings(outputs.get(i).parsed())) {
+                if (h.value().equals(value)) {
+                    return new SourceRef(outputs.get(i).tool(), h.path());
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The most recent output with a path that holds the list's first item and whose values
+     * there include every item (the first such path in document order).
+     */
+    private static SourceRef listSource(JsonNode list, List<Output> outputs) {
+        String first = list.get(0).textValue();
+        for (int i = outputs.size() - 1; i >= 0; i--) {
+            JsonNode out = outputs.get(i).parsed();
+            Set<String> tried = new LinkedHashSet<>();
+            for (JsonPaths.Hit h : JsonPaths.strings(out)) {
+                if (h.value().equals(first) && tried.add(h.path())) {
+                    List<String> there = JsonPaths.at(out, h.path());
+                    boolean all = true;
+                    for (JsonNode item : list) {
+                        all &= there.contains(item.textValue());
+                    }
+                    if (all) {
+                        return new SourceRef(outputs.get(i).tool(), h.path());
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The flow's binding fields derived from the counts (3.9.2). */
+    public BindingTables tables() {
+        SortedMap<String, ArgCounts> args = ByteOrder.map();
+        for (Map.Entry<String, Long> c : calls.entrySet()) {
+            args.put(c.getKey(), new ArgCounts(c.getValue(), passed.get(c.getKey())));
+        }
+        SortedMap<ToolArg, Traced> sources = traced(valueCounts, found);
+        SortedMap<ToolArg, Traced> lists = traced(listCounts, listFound);
+        SortedMap<String, Long> bare = ByteOrder.map();
+        for (Map.Entry<String, Long> b : bareCalls.entrySet()) {
+            ArgCounts a = args.get(b.getKey());
+            boolean noneRequired = a.passed().keySet().stream().noneMatch(a::required);
+            if (b.getValue() < a.calls() && noneRequired) {
+                bare.put(b.getKey(), b.getValue());
+            }
+        }
+        List<SiteSource> siteSources = new ArrayList<>();
+        for (Map.Entry<SiteKey, Long> s : bySite.entrySet()) {
+            SiteKey k = s.getKey();
+            if (found.get(k.arg()).size() > 1) {
+                siteSources.add(new SiteSource(k.arg().tool(), k.arg().arg(), k.site(), k.source(), s.getValue()));
+            }
+        }
+        SortedMap<ToolArg, JsonNode> constants = new TreeMap<>(ToolArg.ORDER);
+        if (learnConstants) {
+            String said = customer.toString();
+            for (Map.Entry<ToolArg, ConstantSeen> c : constantSeen.entrySet()) {
+                ConstantSeen seen = c.getValue();
+                ToolArg key = c.getKey();
+                boolean traced = !found.getOrDefault(key, new TreeMap<>()).isEmpty()
+                        || !listFound.getOrDefault(key, new TreeMap<>()).isEmpty();
+                if (seen.distinct.size() == 1 && seen.calls >= 5 && 2 * seen.calls >= calls.get(key.tool())
+                        && !traced && !customerSaid(seen.first, said)) {
+                    constants.put(key, seen.first);
+                }
+            }
+        }
+        return new BindingTables(args, sources, siteSources, lists, bare, constants);
+    }
+
+    /** Whether a constant looks like something the customer told the agent (an id, an email). */
+    private static boolean customerSaid(JsonNode value, String said) {
+        if (!value.isTextual()) {
+            return false;
+        }
+        String v = value.textValue();
+        return (RustText.keyish(v) || v.contains("@")) && RustText.mentions(said, v);
+    }
+
+    private static SortedMap<ToolArg, Traced> traced(Map<ToolArg, Long> values,
+                                                     Map<ToolArg, SortedMap<SourceRef, Long>> found) {
+        SortedMap<ToolArg, Traced> out = new TreeMap<>(ToolArg.ORDER);
+        for (Map.Entry<ToolArg, Long> v : values.entrySet()) {
+            out.put(v.getKey(), new Traced(v.getValue(), found.get(v.getKey())));
+        }
+        return out;
+    }
+}

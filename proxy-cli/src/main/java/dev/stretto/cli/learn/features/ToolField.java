@@ -1,0 +1,22 @@
+package dev.stretto.cli.learn.features;
+
+import dev.stretto.cli.learn.ByteOrder;
+import java.util.Comparator;
+
+/**
+ * A candidate feature: one field of one tool's outputs.
+ *
+ * @param tool  the tool
+ * @param field the field of its outputs
+ */
+public record ToolField(String tool, Field field) {
+
+    /** By tool, then scalar fields before length fields, then by path. */
+    public static final Comparator<ToolField> ORDER = Comparator.comparing(ToolField::tool, ByteOrder.STRINGS)
+            .thenComparing(ToolField::field, Field.ORDER);
+
+    @Override
+    public String toString() {
+        return tool + "." + field.path();
+    }
+}
