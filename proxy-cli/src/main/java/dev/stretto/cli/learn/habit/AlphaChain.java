@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.IntConsumer;
 
 /**
  * The habit's alpha as the reference learns it: the posterior median of
@@ -57,15 +58,22 @@ public final class AlphaChain {
 
     /** The chain with {@code stretto learn}'s settings. */
     public static Result run(PrequentialLikelihood likelihood) {
-        return run(likelihood::at, SEED, WARM_UP, SAMPLES);
+        return run(likelihood, step -> { });
+    }
+
+    /** The chain with {@code stretto learn}'s settings, told the number of each step done. */
+    public static Result run(PrequentialLikelihood likelihood, IntConsumer onStep) {
+        return run(likelihood::at, SEED, WARM_UP, SAMPLES, onStep);
     }
 
     /**
      * Runs the chain.
      *
      * @param logLikelihood the log-likelihood of the data at a given alpha (not log alpha)
+     * @param onStep        told the number of each step done (for progress)
      */
-    public static Result run(DoubleUnaryOperator logLikelihood, long seed, int warmUp, int samples) {
+    public static Result run(DoubleUnaryOperator logLikelihood, long seed, int warmUp, int samples,
+                             IntConsumer onStep) {
         StdRng rng = StdRng.seedFromU64(seed);
         double current = StandardNormal.sample(rng, 0.0, PRIOR_SD);
         double start = current;
@@ -106,6 +114,7 @@ public final class AlphaChain {
             if (!warming) {
                 draws[step - warmUp] = Libm.exp(current);
             }
+            onStep.accept(step + 1);
         }
         Arrays.sort(draws);
         return new Result(quantile(draws, 0.5), quantile(draws, 0.05), quantile(draws, 0.95), start,
