@@ -1,8 +1,9 @@
 package dev.stretto.cli.learn;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.cli.learn.features.FeatureMap;
+import dev.stretto.cli.learn.features.Features;
 import dev.stretto.cli.learn.habit.EncodedEpisode;
+import dev.stretto.proxy.flow.model.FeatureMap;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ public final class Encoder {
         for (int t = 0; t < steps.size(); t++) {
             Step s = steps.get(t);
             int action = vocab.id(s);
-            int feature = Math.min(map.featureOf(s, outputs.get(t)), FEATURES - 1);
+            int feature = Math.min(Features.featureOf(map, s, outputs.get(t)), FEATURES - 1);
             actions[t] = action;
             symbols[t] = ((long) action * 4 + s.outcome()) * FEATURES + feature;
         }

@@ -3,7 +3,6 @@ package dev.stretto.cli.learn;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.learn.bindings.BindingStats;
 import dev.stretto.cli.learn.features.FeatureCandidates;
-import dev.stretto.cli.learn.features.FeatureMap;
 import dev.stretto.cli.learn.features.FeatureSelection;
 import dev.stretto.cli.learn.features.ToolOutputs;
 import dev.stretto.cli.learn.features.ToolField;
@@ -13,15 +12,26 @@ import dev.stretto.cli.learn.habit.EncodedEpisode;
 import dev.stretto.cli.learn.habit.PrequentialLikelihood;
 import dev.stretto.cli.learn.habit.Reach;
 import dev.stretto.cli.learn.sessions.Contracts;
-import dev.stretto.cli.learn.sessions.LearnManifest;
+import dev.stretto.cli.learn.sessions.Manifests;
 import dev.stretto.cli.learn.sessions.ServerMerge;
 import dev.stretto.cli.learn.sessions.SessionDirectory;
+import dev.stretto.proxy.flow.model.Action;
+import dev.stretto.proxy.flow.model.Backoff;
+import dev.stretto.proxy.flow.model.Bindings;
+import dev.stretto.proxy.flow.model.FeatureMap;
+import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.model.FlowManifest;
+import dev.stretto.proxy.flow.model.Habit;
+import dev.stretto.proxy.flow.model.Program;
+import dev.stretto.proxy.flow.model.Provenance;
+import dev.stretto.proxy.flow.model.Sites;
 import dev.stretto.proxy.math.Libm;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.manifest.ToolKind;
 import java.io.IOException;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -39,12 +49,31 @@ import java.util.stream.Collectors;
  */
 public final class FlowLearner {
 
+    /** The version {@code provenance.stretto} names, as the reference's learn writes it. */
+    public static final String VERSION = "0.1.0";
+    /** The group of goal-free episodes. */
+    private static final long GROUP = 1;
+
     private final LearnOptions options;
     private final Progress progress;
+    private final InstantSource clock;
 
-    public FlowLearner(LearnOptions options, Progress progress) {
+    /**
+     * What learning made.
+     *
+     * @param flow     the flow
+     * @param sessions how many sessions (episodes after merging) it was learned from
+     */
+    public record Result(Flow flow, int sessions) {
+    }
+
+    /**
+     * @param clock gives {@code provenance.compiled_unix_ms}
+     */
+    public FlowLearner(LearnOptions options, Progress progress, InstantSource clock) {
         this.options = options;
         this.progress = progress;
+        this.clock = clock;
     }
 
     /**
@@ -53,7 +82,7 @@ public final class FlowLearner {
      * @throws LearnException if the sessions cannot make a flow (the reason for the user)
      * @throws IOException    if a file cannot be read or is malformed
      */
-    public LearnedFlow learn() throws LearnException, IOException {
+    public Result learn() throws LearnException, IOException {
         List<SessionLog> logs = readLogs();
         ServerMerge.Result merged = ServerMerge.merge(logs);
         for (String host : merged.keptApart()) {
@@ -66,7 +95,7 @@ public final class FlowLearner {
                     + " sessions, each tool named after its server (server::tool)");
         }
         List<SessionLog> sessions = merged.logs();
-        LearnManifest manifest = manifest(sessions);
+        FlowManifest manifest = manifest(sessions);
         SortedMap<String, String> contracts = Contracts.ofLogs(sessions);
         List<Episode> episodes = episodes(sessions);
 
@@ -87,7 +116,7 @@ public final class FlowLearner {
         progress.line(episodes.size() + " sessions, " + training.size() + " successful with " + stepCount
                 + " steps; " + vocab.tools().size() + " tools (" + reads(manifest) + " read-only)");
 
-        List<EncodedEpisode> plain = encode(steps, outputs, vocab, FeatureMap.empty(), t -> 1.0, training);
+        List<EncodedEpisode> plain = encode(steps, outputs, vocab, FeatureMap.EMPTY, t -> 1.0, training);
         double alpha = alpha(plain, vocab, "alpha");
 
         List<ToolField> candidates = FeatureCandidates.discover(steps, outputs);
@@ -98,27 +127,43 @@ public final class FlowLearner {
         progress.line("code features: " + candidates.size() + " candidates, " + chosen(map, selected));
 
         List<EncodedEpisode> encoded = encode(steps, outputs, vocab, map, i -> weight(i, episodes.size()), training);
-        if (!map.isEmpty()) {
+        if (!map.fields().isEmpty()) {
             alpha = alpha(encoded, vocab, "alpha with code features");
         }
-        BackoffCounts habit = BackoffCounts.of(encoded);
+        Backoff base = BackoffCounts.of(encoded).toBackoff(alpha, vocab.modelSize());
         Set<Integer> writes = manifest.tools().entrySet().stream().filter(t -> t.getValue() == ToolKind.WRITE)
                 .map(t -> vocab.idOf(t.getKey())).collect(Collectors.toSet());
-        BackoffCounts reach = Reach.count(encoded, writes::contains);
-        Sites sites = Sites.of(steps, manifest.tools());
+        Backoff reach = Reach.count(encoded, writes::contains).toBackoff(alpha, vocab.modelSize());
+        Sites sites = SiteCounts.of(steps, manifest.tools());
 
         BindingStats stats = new BindingStats(Set.copyOf(sites.reads()), options.constants());
         for (int i : training) {
             stats.add(episodes.get(i));
         }
-        var bindings = stats.tables();
+        Bindings bindings = stats.bindings();
         progress.line("habit from " + training.size() + " sessions; " + sites.next().size() + " sites; bindings of "
                 + bindings.args().size() + " lookups");
 
         TreeSet<String> sources = new TreeSet<>(ByteOrder.STRINGS);
         episodes.forEach(e -> sources.add(e.agentModel()));
-        return new LearnedFlow(List.copyOf(sources), episodes.size(), training.size(), vocab, manifest, map, alpha,
-                habit, sites, bindings, contracts, reach);
+        Provenance provenance = new Provenance(VERSION, List.copyOf(sources), training.size(), 0, clock.millis(), null);
+        Flow flow = new Flow(provenance, actions(vocab), manifest, map, GROUP, habit(base), sites, List.of(), List.of(),
+                List.of(), bindings, "", Program.STANDARD, null, Map.of(), contracts, reach);
+        return new Result(flow, episodes.size());
+    }
+
+    private static List<Action> actions(Vocab vocab) {
+        List<Action> actions = new ArrayList<>();
+        actions.add(Action.RESPOND);
+        vocab.tools().forEach(t -> actions.add(new Action.Tool(t)));
+        return actions;
+    }
+
+    /** The habit of goal-free flows: the base, beta = alpha, and the top layer repeating level 2 under group 1. */
+    private static Habit habit(Backoff base) {
+        Map<Habit.GroupContext, dev.stretto.proxy.flow.model.Counts> top = new java.util.HashMap<>();
+        base.levels().get(BackoffCounts.ORDER).forEach((h, c) -> top.put(new Habit.GroupContext(GROUP, h), c));
+        return new Habit(base, base.alpha(), top);
     }
 
     private List<SessionLog> readLogs() throws IOException, LearnException {
@@ -133,11 +178,11 @@ public final class FlowLearner {
         return logs;
     }
 
-    private LearnManifest manifest(List<SessionLog> sessions) throws IOException, LearnException {
+    private FlowManifest manifest(List<SessionLog> sessions) throws IOException, LearnException {
         if (options.manifest() != null) {
-            return LearnManifest.read(options.manifest());
+            return Manifests.read(options.manifest());
         }
-        LearnManifest fromLogs = LearnManifest.ofLogs(sessions, options.domain());
+        FlowManifest fromLogs = Manifests.ofLogs(sessions, options.domain());
         if (fromLogs.tools().isEmpty()) {
             throw new LearnException("the sessions in " + options.sessions() + " never listed the server's tools"
                     + " (no tools/list answer), so no tool is known to be read-only: pass --manifest FILE"
@@ -186,12 +231,12 @@ public final class FlowLearner {
         return chain.median();
     }
 
-    private static long reads(LearnManifest manifest) {
+    private static long reads(FlowManifest manifest) {
         return manifest.tools().values().stream().filter(k -> k == ToolKind.READ).count();
     }
 
     private static String chosen(FeatureMap map, FeatureSelection.Result selected) {
-        if (!map.isEmpty()) {
+        if (!map.fields().isEmpty()) {
             return map.fields().values().stream().mapToInt(List::size).sum() + " chosen, " + map.ids().size()
                     + " combinations";
         }

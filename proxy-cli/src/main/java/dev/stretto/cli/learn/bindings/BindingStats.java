@@ -2,24 +2,31 @@ package dev.stretto.cli.learn.bindings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.learn.ByteOrder;
+import dev.stretto.proxy.flow.model.Bindings;
+import dev.stretto.proxy.flow.model.Bindings.ArgCounts;
+import dev.stretto.proxy.flow.model.Bindings.SiteSource;
+import dev.stretto.proxy.flow.model.Bindings.SourcePath;
+import dev.stretto.proxy.flow.model.Bindings.ToolArg;
+import dev.stretto.proxy.flow.model.Bindings.Traced;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * The first pass of binding learning (stretto-learn 3.9.1): walks the training episodes'
  * events and, for each lookup (a call of a read tool), counts its arguments and finds where
  * each string or list of strings it passed had appeared in an earlier successful output of
- * the same episode. {@link #tables()} derives the flow's fields (3.9.2).
+ * the same episode. {@link #bindings()} derives the flow's fields (3.9.2).
  */
 public final class BindingStats {
 
@@ -29,19 +36,23 @@ public final class BindingStats {
     private final Map<String, Long> calls = ByteOrder.map();
     private final Map<String, SortedMap<String, Long>> passed = ByteOrder.map();
     private final Map<String, Long> bareCalls = ByteOrder.map();
-    private final Map<ToolArg, Long> valueCounts = new TreeMap<>(ToolArg.ORDER);
-    private final Map<ToolArg, SortedMap<SourceRef, Long>> found = new TreeMap<>(ToolArg.ORDER);
-    private final Map<ToolArg, Long> listCounts = new TreeMap<>(ToolArg.ORDER);
-    private final Map<ToolArg, SortedMap<SourceRef, Long>> listFound = new TreeMap<>(ToolArg.ORDER);
-    private final Map<SiteKey, Long> bySite = new TreeMap<>(SiteKey.ORDER);
-    private final Map<ToolArg, ConstantSeen> constantSeen = new TreeMap<>(ToolArg.ORDER);
+    private final Map<ToolArg, Long> valueCounts = new HashMap<>();
+    private final Map<ToolArg, Map<SourcePath, Long>> found = new HashMap<>();
+    private final Map<ToolArg, Long> listCounts = new HashMap<>();
+    private final Map<ToolArg, Map<SourcePath, Long>> listFound = new HashMap<>();
+    private final Map<SiteKey, Long> bySite = new HashMap<>();
+    private final Map<ToolArg, ConstantSeen> constantSeen = new HashMap<>();
     private final StringBuilder customer = new StringBuilder();
 
-    private record SiteKey(ToolArg arg, String site, SourceRef source) {
-        static final java.util.Comparator<SiteKey> ORDER = java.util.Comparator.comparing(SiteKey::arg, ToolArg.ORDER)
-                .thenComparing(SiteKey::site, ByteOrder.STRINGS)
-                .thenComparing(SiteKey::source, SourceRef.ORDER);
+    private record SiteKey(ToolArg arg, String site, SourcePath source) {
     }
+
+    /** The order of {@code site_sources}: lookup, argument, site, then source. */
+    static final Comparator<SiteSource> SITE_SOURCE_ORDER = Comparator.comparing(SiteSource::tool, ByteOrder.STRINGS)
+            .thenComparing(SiteSource::arg, ByteOrder.STRINGS)
+            .thenComparing(SiteSource::site, ByteOrder.STRINGS)
+            .thenComparing(ss -> ss.source().tool(), ByteOrder.STRINGS)
+            .thenComparing(ss -> ss.source().path(), ByteOrder.STRINGS);
 
     private static final class ConstantSeen {
         long calls;
@@ -108,15 +119,15 @@ public final class BindingStats {
             }
             if (isStringList(value)) {
                 listCounts.merge(key, 1L, Long::sum);
-                SortedMap<SourceRef, Long> f = listFound.computeIfAbsent(key, k -> new TreeMap<>(SourceRef.ORDER));
-                SourceRef source = listSource(value, outputs);
+                Map<SourcePath, Long> f = listFound.computeIfAbsent(key, k -> new HashMap<>());
+                SourcePath source = listSource(value, outputs);
                 if (source != null) {
                     f.merge(source, 1L, Long::sum);
                 }
             } else if (value.isTextual()) {
                 valueCounts.merge(key, 1L, Long::sum);
-                SortedMap<SourceRef, Long> f = found.computeIfAbsent(key, k -> new TreeMap<>(SourceRef.ORDER));
-                SourceRef source = stringSource(value.textValue(), outputs);
+                Map<SourcePath, Long> f = found.computeIfAbsent(key, k -> new HashMap<>());
+                SourcePath source = stringSource(value.textValue(), outputs);
                 if (source != null) {
                     f.merge(source, 1L, Long::sum);
                     if (site != null) {
@@ -140,11 +151,11 @@ public final class BindingStats {
     }
 
     /** The most recent output holding the string, at its first path in document order. */
-    private static SourceRef stringSource(String value, List<Output> outputs) {
+    private static SourcePath stringSource(String value, List<Output> outputs) {
         for (int i = outputs.size() - 1; i >= 0; i--) {
             for (JsonPaths.Hit h : JsonPaths.strings(outputs.get(i).parsed())) {
                 if (h.value().equals(value)) {
-                    return new SourceRef(outputs.get(i).tool(), h.path());
+                    return new SourcePath(outputs.get(i).tool(), h.path());
                 }
             }
         }
@@ -155,7 +166,7 @@ public final class BindingStats {
      * The most recent output with a path that holds the list's first item and whose values
      * there include every item (the first such path in document order).
      */
-    private static SourceRef listSource(JsonNode list, List<Output> outputs) {
+    private static SourcePath listSource(JsonNode list, List<Output> outputs) {
         String first = list.get(0).textValue();
         for (int i = outputs.size() - 1; i >= 0; i--) {
             JsonNode out = outputs.get(i).parsed();
@@ -168,7 +179,7 @@ public final class BindingStats {
                         all &= there.contains(item.textValue());
                     }
                     if (all) {
-                        return new SourceRef(outputs.get(i).tool(), h.path());
+                        return new SourcePath(outputs.get(i).tool(), h.path());
                     }
                 }
             }
@@ -176,44 +187,42 @@ public final class BindingStats {
         return null;
     }
 
-    /** The flow's binding fields derived from the counts (3.9.2). */
-    public BindingTables tables() {
-        SortedMap<String, ArgCounts> args = ByteOrder.map();
-        for (Map.Entry<String, Long> c : calls.entrySet()) {
-            args.put(c.getKey(), new ArgCounts(c.getValue(), passed.get(c.getKey())));
-        }
-        SortedMap<ToolArg, Traced> sources = traced(valueCounts, found);
-        SortedMap<ToolArg, Traced> lists = traced(listCounts, listFound);
-        SortedMap<String, Long> bare = ByteOrder.map();
-        for (Map.Entry<String, Long> b : bareCalls.entrySet()) {
-            ArgCounts a = args.get(b.getKey());
-            boolean noneRequired = a.passed().keySet().stream().noneMatch(a::required);
-            if (b.getValue() < a.calls() && noneRequired) {
-                bare.put(b.getKey(), b.getValue());
+    /**
+     * The flow's binding fields derived from the counts (3.9.2), with {@code agreed},
+     * {@code named_other} and {@code described_read} still empty: they come from replaying
+     * the binding rule with these.
+     */
+    public Bindings bindings() {
+        Map<String, ArgCounts> args = new HashMap<>();
+        calls.forEach((tool, n) -> args.put(tool, new ArgCounts(n, passed.get(tool))));
+        Map<String, Long> bare = new HashMap<>();
+        bareCalls.forEach((tool, n) -> {
+            ArgCounts a = args.get(tool);
+            if (n < a.calls() && a.required().isEmpty()) {
+                bare.put(tool, n);
             }
-        }
+        });
         List<SiteSource> siteSources = new ArrayList<>();
-        for (Map.Entry<SiteKey, Long> s : bySite.entrySet()) {
-            SiteKey k = s.getKey();
+        bySite.forEach((k, n) -> {
             if (found.get(k.arg()).size() > 1) {
-                siteSources.add(new SiteSource(k.arg().tool(), k.arg().arg(), k.site(), k.source(), s.getValue()));
+                siteSources.add(new SiteSource(k.arg().tool(), k.arg().arg(), k.site(), k.source(), n));
             }
-        }
-        SortedMap<ToolArg, JsonNode> constants = new TreeMap<>(ToolArg.ORDER);
+        });
+        siteSources.sort(SITE_SOURCE_ORDER);
+        Map<ToolArg, JsonNode> constants = new HashMap<>();
         if (learnConstants) {
             String said = customer.toString();
-            for (Map.Entry<ToolArg, ConstantSeen> c : constantSeen.entrySet()) {
-                ConstantSeen seen = c.getValue();
-                ToolArg key = c.getKey();
-                boolean traced = !found.getOrDefault(key, new TreeMap<>()).isEmpty()
-                        || !listFound.getOrDefault(key, new TreeMap<>()).isEmpty();
+            constantSeen.forEach((key, seen) -> {
+                boolean traced = !found.getOrDefault(key, Map.of()).isEmpty()
+                        || !listFound.getOrDefault(key, Map.of()).isEmpty();
                 if (seen.distinct.size() == 1 && seen.calls >= 5 && 2 * seen.calls >= calls.get(key.tool())
                         && !traced && !customerSaid(seen.first, said)) {
                     constants.put(key, seen.first);
                 }
-            }
+            });
         }
-        return new BindingTables(args, sources, siteSources, lists, bare, constants);
+        return new Bindings(args, traced(valueCounts, found), Map.of(), Map.of(), Map.of(), siteSources,
+                traced(listCounts, listFound), bare, constants);
     }
 
     /** Whether a constant looks like something the customer told the agent (an id, an email). */
@@ -225,12 +234,9 @@ public final class BindingStats {
         return (RustText.keyish(v) || v.contains("@")) && RustText.mentions(said, v);
     }
 
-    private static SortedMap<ToolArg, Traced> traced(Map<ToolArg, Long> values,
-                                                     Map<ToolArg, SortedMap<SourceRef, Long>> found) {
-        SortedMap<ToolArg, Traced> out = new TreeMap<>(ToolArg.ORDER);
-        for (Map.Entry<ToolArg, Long> v : values.entrySet()) {
-            out.put(v.getKey(), new Traced(v.getValue(), found.get(v.getKey())));
-        }
+    private static Map<ToolArg, Traced> traced(Map<ToolArg, Long> values, Map<ToolArg, Map<SourcePath, Long>> found) {
+        Map<ToolArg, Traced> out = new HashMap<>();
+        values.forEach((key, n) -> out.put(key, new Traced(n, found.get(key))));
         return out;
     }
 }

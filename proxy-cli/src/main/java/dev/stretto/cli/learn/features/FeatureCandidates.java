@@ -2,6 +2,7 @@ package dev.stretto.cli.learn.features;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.learn.Step;
+import dev.stretto.proxy.flow.model.FeatureMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -39,10 +40,10 @@ public final class FeatureCandidates {
         TreeSet<ToolField> kept = new TreeSet<>(ToolField.ORDER);
         for (Map.Entry<String, List<JsonNode>> tool : byTool.entrySet()) {
             List<JsonNode> outs = tool.getValue();
-            for (Field f : fieldsOf(outs)) {
+            for (FeatureMap.Field f : fieldsOf(outs)) {
                 Map<String, Integer> counts = new HashMap<>();
                 for (JsonNode o : outs) {
-                    counts.merge(f.valueIn(o), 1, Integer::sum);
+                    counts.merge(FieldValues.valueIn(f, o), 1, Integer::sum);
                 }
                 int most = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
                 if (counts.size() >= 2 && counts.size() <= MAX_VALUES && (double) most / outs.size() <= MAX_SHARE) {
@@ -53,26 +54,26 @@ public final class FeatureCandidates {
         return List.copyOf(kept);
     }
 
-    private static Set<Field> fieldsOf(List<JsonNode> outputs) {
-        Set<Field> fields = new LinkedHashSet<>();
+    private static Set<FeatureMap.Field> fieldsOf(List<JsonNode> outputs) {
+        Set<FeatureMap.Field> fields = new LinkedHashSet<>();
         for (JsonNode o : outputs) {
             if (o.isArray()) {
-                fields.add(Field.len(""));
+                fields.add(new FeatureMap.Len(""));
             } else if (o.isObject()) {
                 for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> member = it.next();
                     JsonNode v = member.getValue();
                     if (v.isArray()) {
-                        fields.add(Field.len(member.getKey()));
+                        fields.add(new FeatureMap.Len(member.getKey()));
                     } else if (v.isObject()) {
                         for (Iterator<Map.Entry<String, JsonNode>> inner = v.fields(); inner.hasNext(); ) {
                             Map.Entry<String, JsonNode> m = inner.next();
                             if (!m.getValue().isArray() && !m.getValue().isObject()) {
-                                fields.add(Field.scalar(member.getKey() + "." + m.getKey()));
+                                fields.add(new FeatureMap.Scalar(member.getKey() + "." + m.getKey()));
                             }
                         }
                     } else {
-                        fields.add(Field.scalar(member.getKey()));
+                        fields.add(new FeatureMap.Scalar(member.getKey()));
                     }
                 }
             }

@@ -7,9 +7,12 @@ import dev.stretto.cli.learn.Step;
 import dev.stretto.cli.learn.Vocab;
 import dev.stretto.cli.learn.habit.BackoffCounts;
 import dev.stretto.cli.learn.habit.EncodedEpisode;
+import dev.stretto.proxy.flow.model.Backoff;
+import dev.stretto.proxy.flow.model.FeatureMap;
 import dev.stretto.proxy.math.Libm;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * Chooses code features greedily by grouped 5-fold cross-validation (the reference's
@@ -80,34 +83,33 @@ public final class FeatureSelection {
             left.remove(best);
             current = bestEvidence;
         }
-        FeatureMap map = chosen.isEmpty() ? FeatureMap.empty() : FeatureMap.fit(chosen, steps, outputs);
+        FeatureMap map = chosen.isEmpty() ? FeatureMap.EMPTY : Features.fit(chosen, steps, outputs);
         return new Result(map, bestGain);
     }
 
     /** The cross-validated log-likelihood of the episodes with the given fields' features. */
     double evidence(List<ToolField> fields) {
-        FeatureMap map = fields.isEmpty() ? FeatureMap.empty() : FeatureMap.fit(fields, steps, outputs);
+        FeatureMap map = fields.isEmpty() ? FeatureMap.EMPTY : Features.fit(fields, steps, outputs);
         List<EncodedEpisode> encoded = new ArrayList<>(steps.size());
         for (int e = 0; e < steps.size(); e++) {
             encoded.add(Encoder.encode(steps.get(e), outputs.get(e), vocab, map, 1.0));
         }
         double total = 0.0;
         for (int f = 0; f < FOLDS; f++) {
-            BackoffCounts model = new BackoffCounts();
+            List<EncodedEpisode> train = new ArrayList<>();
             for (int e = 0; e < encoded.size(); e++) {
                 if (folds[e] != f) {
-                    EncodedEpisode ep = encoded.get(e);
-                    for (int t = 0; t < ep.length(); t++) {
-                        model.add(ep.symbols(), t, ep.actions()[t], 1.0);
-                    }
+                    train.add(encoded.get(e));
                 }
             }
+            Backoff model = BackoffCounts.of(train).toBackoff(alpha, vocab.modelSize());
             double ll = 0.0;
             for (int e = 0; e < encoded.size(); e++) {
                 if (folds[e] == f) {
                     EncodedEpisode ep = encoded.get(e);
+                    List<Long> symbols = LongStream.of(ep.symbols()).boxed().toList();
                     for (int t = 0; t < ep.length(); t++) {
-                        ll += Libm.log(model.prob(ep.symbols(), t, ep.actions()[t], alpha, vocab.modelSize()));
+                        ll += Libm.log(model.predict(symbols.subList(0, t))[ep.actions()[t]]);
                     }
                 }
             }

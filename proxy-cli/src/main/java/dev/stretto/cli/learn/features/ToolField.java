@@ -1,6 +1,7 @@
 package dev.stretto.cli.learn.features;
 
 import dev.stretto.cli.learn.ByteOrder;
+import dev.stretto.proxy.flow.model.FeatureMap;
 import java.util.Comparator;
 
 /**
@@ -9,11 +10,11 @@ import java.util.Comparator;
  * @param tool  the tool
  * @param field the field of its outputs
  */
-public record ToolField(String tool, Field field) {
+public record ToolField(String tool, FeatureMap.Field field) {
 
     /** By tool, then scalar fields before length fields, then by path. */
     public static final Comparator<ToolField> ORDER = Comparator.comparing(ToolField::tool, ByteOrder.STRINGS)
-            .thenComparing(ToolField::field, Field.ORDER);
+            .thenComparing(ToolField::field, FieldValues.ORDER);
 
     @Override
     public String toString() {

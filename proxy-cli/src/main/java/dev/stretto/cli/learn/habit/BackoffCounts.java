@@ -1,28 +1,41 @@
 package dev.stretto.cli.learn.habit;
 
+import dev.stretto.proxy.flow.model.Backoff;
+import dev.stretto.proxy.flow.model.Counts;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The counts of the back-off model of order 2 (stretto-formats 2.2): for each context of 0,
+ * The counts of a back-off model of order 2 as learning adds them up: for each context of 0,
  * 1 and 2 symbols before a step, how much weight each next action got. The habit, the reach
- * counts and the models of feature selection are all of this shape; {@link #prob} predicts
- * with them as the reference does, the last level applied last.
+ * counts and the models of feature selection are all of this shape; {@link #toBackoff} gives
+ * the flow's model.
  */
 public final class BackoffCounts {
 
-    /** The symbol before a history's first step ({@code u32::MAX}). */
-    public static final long PAD = 0xFFFFFFFFL;
     /** The longest context. */
     public static final int ORDER = 2;
 
-    private final List<Map<History, Counts>> levels = new ArrayList<>();
+    /**
+     * What followed one context. An action appears once anything was added for it, even a
+     * weight of 0 (old sessions can weigh nothing under a short half-life): the reference
+     * writes such entries too.
+     */
+    static final class Tally {
+        final TreeMap<Integer, Double> byAction = new TreeMap<>();
+        double total;
+
+        double of(int action) {
+            Double w = byAction.get(action);
+            return w == null ? 0.0 : w;
+        }
+    }
+
+    private final List<Map<List<Long>, Tally>> levels = new ArrayList<>();
 
     /** Empty counts. */
     public BackoffCounts() {
@@ -36,58 +49,50 @@ public final class BackoffCounts {
         BackoffCounts counts = new BackoffCounts();
         for (EncodedEpisode e : episodes) {
             for (int t = 0; t < e.length(); t++) {
-                counts.add(e.symbols(), t, e.actions()[t], e.weight());
+                counts.add(e, t, List.of(e.actions()[t]), e.weight());
             }
         }
         return counts;
     }
 
-    /** Adds {@code weight} for {@code action} after {@code symbols[0..t]}, at every level. */
-    public void add(long[] symbols, int t, int action, double weight) {
-        for (int j = 0; j <= ORDER; j++) {
-            Counts c = levels.get(j).computeIfAbsent(History.before(symbols, t, j), h -> new Counts());
-            c.add(action, weight);
-            c.addTotal(weight);
-        }
-    }
-
     /**
-     * Adds {@code weight} for each of {@code actions} and once to the total, after
-     * {@code symbols[0..t]}, at every level: the reach counts, whose totals count steps.
+     * Adds {@code weight} for each of {@code actions} and once to the total, after the first
+     * {@code t} steps of {@code e}, at every level. The habit adds one action per step; the
+     * reach counts add every action reached, so their totals count steps.
      */
-    public void addEach(long[] symbols, int t, Collection<Integer> actions, double weight) {
+    public void add(EncodedEpisode e, int t, Collection<Integer> actions, double weight) {
         for (int j = 0; j <= ORDER; j++) {
-            Counts c = levels.get(j).computeIfAbsent(History.before(symbols, t, j), h -> new Counts());
+            Tally c = levels.get(j).computeIfAbsent(context(e.symbols(), t, j), h -> new Tally());
             for (int a : actions) {
-                c.add(a, weight);
+                c.byAction.merge(a, weight, Double::sum);
             }
-            c.addTotal(weight);
+            c.total += weight;
         }
     }
 
-    /** The counts of one context, or null when it never occurred. */
-    public Counts at(History h) {
-        return levels.get(h.length()).get(h);
+    /** The counts after a context of {@code length} symbols before step {@code t}, or null. */
+    Tally at(long[] symbols, int t, int length) {
+        return levels.get(length).get(context(symbols, t, length));
     }
 
-    /**
-     * The probability of {@code action} after {@code symbols[0..t]}: from the uniform
-     * {@code 1/vocabSize}, each level whose context occurred in turn gives
-     * {@code (n + alpha p) / (total + alpha)}.
-     */
-    public double prob(long[] symbols, int t, int action, double alpha, int vocabSize) {
-        double p = 1.0 / vocabSize;
-        for (int j = 0; j <= ORDER; j++) {
-            Counts c = levels.get(j).get(History.before(symbols, t, j));
-            if (c != null) {
-                p = (c.of(action) + alpha * p) / (c.total() + alpha);
-            }
+    /** The last {@code length} symbols of {@code symbols[0..t]}, left-padded with {@link Backoff#PAD}. */
+    static List<Long> context(long[] symbols, int t, int length) {
+        Long[] h = new Long[length];
+        for (int k = 0; k < length; k++) {
+            int source = t - length + k;
+            h[k] = source < 0 ? Backoff.PAD : symbols[source];
         }
-        return p;
+        return List.of(h);
     }
 
-    /** Level {@code j}'s contexts in the order the flow file lists them. */
-    public SortedMap<History, Counts> level(int j) {
-        return Collections.unmodifiableSortedMap(new TreeMap<>(levels.get(j)));
+    /** The flow's model of these counts. */
+    public Backoff toBackoff(double alpha, int vocabSize) {
+        List<Map<List<Long>, Counts>> out = new ArrayList<>();
+        for (Map<List<Long>, Tally> level : levels) {
+            Map<List<Long>, Counts> counts = new HashMap<>();
+            level.forEach((h, c) -> counts.put(h, new Counts(c.byAction, c.total)));
+            out.add(counts);
+        }
+        return new Backoff(ORDER, alpha, vocabSize, out);
     }
 }

@@ -36,11 +36,11 @@ public final class PrequentialLikelihood {
         for (EncodedEpisode e : episodes) {
             for (int t = 0; t < e.length(); t++) {
                 for (int j = 0; j < levels; j++) {
-                    Counts c = model.at(History.before(e.symbols(), t, j));
+                    BackoffCounts.Tally c = model.at(e.symbols(), t, j);
                     counts[k * levels + j] = c == null ? Double.NaN : c.of(e.actions()[t]);
-                    totals[k * levels + j] = c == null ? Double.NaN : c.total();
+                    totals[k * levels + j] = c == null ? Double.NaN : c.total;
                 }
-                model.add(e.symbols(), t, e.actions()[t], 1.0);
+                model.add(e, t, List.of(e.actions()[t]), 1.0);
                 k++;
             }
         }

@@ -29,7 +29,7 @@ public final class Reach {
                 for (int u = t; u < actions.length && !isWrite.test(actions[u]); u++) {
                     ahead.add(actions[u]);
                 }
-                reach.addEach(e.symbols(), t, ahead, e.weight());
+                reach.add(e, t, ahead, e.weight());
             }
         }
         return reach;

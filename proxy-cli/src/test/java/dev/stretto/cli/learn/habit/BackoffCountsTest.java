@@ -3,59 +3,60 @@ package dev.stretto.cli.learn.habit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.stretto.proxy.flow.model.Backoff;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** The back-off counts on the shop sessions: the habit levels of the reference's shop flow. */
 class BackoffCountsTest {
 
-    private static BackoffCounts shop() {
-        return BackoffCounts.of(ShopHabit.EPISODES);
+    private static final long PAD = Backoff.PAD;
+
+    private static Backoff shop() {
+        return BackoffCounts.of(ShopHabit.EPISODES).toBackoff(0.5, ShopHabit.VOCAB_SIZE);
     }
 
     @Test
     void levelZeroCountsEveryStep() {
-        Counts all = shop().at(History.of());
+        var all = shop().levels().get(0).get(List.of());
         assertEquals(Map.of(0, 10.0, 1, 4.0, 2, 6.0, 3, 12.0, 4, 6.0), all.byAction());
         assertEquals(38.0, all.total());
     }
 
     @Test
     void contextsArePaddedOnTheLeftAndSortedAsRustSortsVectors() {
-        BackoffCounts counts = shop();
-        assertEquals(List.of(History.of(8192, 16384), History.of(32768, 65536), History.of(49152, 8192),
-                        History.of(49152, 49152), History.of(65536, 49152), History.of(BackoffCounts.PAD, 32768),
-                        History.of(BackoffCounts.PAD, BackoffCounts.PAD)),
-                List.copyOf(counts.level(2).keySet()));
-        assertEquals(new TreeMap<>(Map.of(0, 6.0, 3, 6.0)), counts.at(History.of(49152)).byAction());
+        Backoff counts = shop();
+        assertEquals(List.of(List.of(8192L, 16384L), List.of(32768L, 65536L), List.of(49152L, 8192L),
+                        List.of(49152L, 49152L), List.of(65536L, 49152L), List.of(PAD, 32768L), List.of(PAD, PAD)),
+                List.copyOf(counts.levels().get(2).keySet()));
+        assertEquals(Map.of(0, 6.0, 3, 6.0), counts.levels().get(1).get(List.of(49152L)).byAction());
     }
 
     @Test
     void theLastStepNeverBecomesAContext() {
-        assertNull(shop().at(History.of(12288)));
+        assertNull(shop().levels().get(1).get(List.of(12288L)));
     }
 
     @Test
-    void predictionBlendsTheLevelsFromUniformUp() {
-        BackoffCounts counts = shop();
-        long[] history = {32768};
-        double alpha = 0.5;
-        double p = 1.0 / 6;
-        p = (6.0 + alpha * p) / (38.0 + alpha);
-        p = (6.0 + alpha * p) / (6.0 + alpha);
-        p = (6.0 + alpha * p) / (6.0 + alpha);
-        assertEquals(p, counts.prob(history, 1, 4, alpha, 6));
+    void reachCountsAddEachActionReachedAndTheTotalOnce() {
+        // get_user then get_order, cancel (a write), reply: from step 0 the agent reaches 4 and 3.
+        EncodedEpisode e = new EncodedEpisode(new long[] {65536, 49152, 16384, 12288}, new int[] {4, 3, 1, 0}, 1.0);
+        Backoff reach = Reach.count(List.of(e), a -> a == 1).toBackoff(0.5, 6);
+        var start = reach.levels().get(1).get(List.of(PAD));
+        assertEquals(Map.of(3, 1.0, 4, 1.0), start.byAction());
+        assertEquals(1.0, start.total());
+        var beforeWrite = reach.levels().get(2).get(List.of(65536L, 49152L));
+        assertEquals(Map.of(), beforeWrite.byAction());
+        assertEquals(1.0, beforeWrite.total());
+        assertEquals(Map.of(0, 1.0, 3, 2.0, 4, 1.0), reach.levels().get(0).get(List.of()).byAction());
+        assertEquals(4.0, reach.levels().get(0).get(List.of()).total());
     }
 
     @Test
-    void reachCountsAddEachActionAndTheTotalOnce() {
-        BackoffCounts reach = new BackoffCounts();
-        reach.addEach(new long[] {32768}, 0, List.of(0, 3, 4), 1.0);
-        reach.addEach(new long[] {32768}, 0, List.of(), 1.0);
-        Counts c = reach.at(History.of(BackoffCounts.PAD));
-        assertEquals(Map.of(0, 1.0, 3, 1.0, 4, 1.0), c.byAction());
-        assertEquals(2.0, c.total());
+    void aWeightOfZeroStillListsTheAction() {
+        EncodedEpisode old = new EncodedEpisode(new long[] {32768}, new int[] {2}, 0.0);
+        var c = BackoffCounts.of(List.of(old)).toBackoff(1.0, 6).levels().get(0).get(List.of());
+        assertEquals(Map.of(2, 0.0), c.byAction());
     }
 }

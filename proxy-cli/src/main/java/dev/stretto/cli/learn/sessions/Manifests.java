@@ -2,6 +2,7 @@ package dev.stretto.cli.learn.sessions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.learn.ByteOrder;
+import dev.stretto.proxy.flow.model.FlowManifest;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.manifest.ToolKind;
@@ -9,29 +10,20 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.regex.Pattern;
 
 /**
- * The tools a flow knows: their kinds (only {@code read} tools are ever looked up) and docs,
- * from the sessions' {@code tools/list} answers or from a manifest file
- * (stretto-learn 2.3). Maps are in byte order, as the flow file lists them.
- *
- * @param domain the flow's domain
- * @param tools  each tool's kind
- * @param docs   the tools whose listing described them
+ * The tools a flow knows, their kinds (only {@code read} tools are ever looked up) and docs:
+ * from the sessions' {@code tools/list} answers, or from a manifest file (stretto-learn 2.3).
  */
-public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, SortedMap<String, ToolDoc> docs) {
+public final class Manifests {
 
     private static final Pattern WHITESPACE = Pattern.compile("\\p{IsWhite_Space}+");
 
-    public LearnManifest {
-        tools = Collections.unmodifiableSortedMap(ByteOrder.copy(tools));
-        docs = Collections.unmodifiableSortedMap(ByteOrder.copy(docs));
+    private Manifests() {
     }
 
     /**
@@ -39,12 +31,12 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
      * tool's kind and doc (and drops the doc when it has none); across logs a later log's
      * kind wins, and its doc too when it has one.
      */
-    public static LearnManifest ofLogs(List<SessionLog> logs, String domain) {
-        SortedMap<String, ToolKind> tools = ByteOrder.map();
-        SortedMap<String, ToolDoc> docs = ByteOrder.map();
+    public static FlowManifest ofLogs(List<SessionLog> logs, String domain) {
+        Map<String, ToolKind> tools = ByteOrder.map();
+        Map<String, FlowManifest.ToolDoc> docs = ByteOrder.map();
         for (SessionLog log : logs) {
             Map<String, ToolKind> logTools = ByteOrder.map();
-            Map<String, ToolDoc> logDocs = ByteOrder.map();
+            Map<String, FlowManifest.ToolDoc> logDocs = ByteOrder.map();
             for (List<JsonNode> listing : ToolListings.of(log)) {
                 for (JsonNode tool : listing) {
                     JsonNode name = tool.get("name");
@@ -54,7 +46,7 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
                     JsonNode hint = tool.path("annotations").get("readOnlyHint");
                     logTools.put(name.textValue(), hint == null || !hint.isBoolean() ? ToolKind.GENERIC
                             : hint.booleanValue() ? ToolKind.READ : ToolKind.WRITE);
-                    ToolDoc doc = docOf(tool);
+                    FlowManifest.ToolDoc doc = docOf(tool);
                     if (doc == null) {
                         logDocs.remove(name.textValue());
                     } else {
@@ -65,13 +57,13 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
             tools.putAll(logTools);
             docs.putAll(logDocs);
         }
-        return new LearnManifest(domain, tools, docs);
+        return new FlowManifest(domain, tools, docs);
     }
 
-    private static ToolDoc docOf(JsonNode tool) {
+    private static FlowManifest.ToolDoc docOf(JsonNode tool) {
         JsonNode description = tool.get("description");
         String summary = description != null && description.isTextual() ? collapse(description.textValue()) : "";
-        SortedMap<String, String> args = ByteOrder.map();
+        Map<String, String> args = ByteOrder.map();
         JsonNode props = tool.path("inputSchema").get("properties");
         if (props != null && props.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = props.fields(); it.hasNext(); ) {
@@ -82,7 +74,7 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
                 }
             }
         }
-        return summary.isEmpty() && args.isEmpty() ? null : new ToolDoc(summary, args);
+        return summary.isEmpty() && args.isEmpty() ? null : new FlowManifest.ToolDoc(summary, args);
     }
 
     /** Splits on any Unicode whitespace (as Rust's split_whitespace) and joins with one space. */
@@ -103,7 +95,7 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
      * @throws IOException if it cannot be read or is not a manifest (the message names the
      *                     file and what is wrong)
      */
-    public static LearnManifest read(Path file) throws IOException {
+    public static FlowManifest read(Path file) throws IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         try {
             return parse(text);
@@ -112,7 +104,7 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
         }
     }
 
-    static LearnManifest parse(String json) {
+    static FlowManifest parse(String json) {
         JsonNode root = CanonicalJson.parse(json);
         if (!root.isObject()) {
             throw new IllegalArgumentException("a manifest is a JSON object");
@@ -125,7 +117,7 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
         if (list == null || !list.isObject()) {
             throw new IllegalArgumentException("\"tools\" must map tool names to read, write or generic");
         }
-        SortedMap<String, ToolKind> tools = ByteOrder.map();
+        Map<String, ToolKind> tools = ByteOrder.map();
         for (Iterator<Map.Entry<String, JsonNode>> it = list.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> t = it.next();
             if (!t.getValue().isTextual()) {
@@ -133,7 +125,7 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
             }
             tools.put(t.getKey(), ToolKind.ofWireName(t.getValue().textValue()));
         }
-        SortedMap<String, ToolDoc> docs = ByteOrder.map();
+        Map<String, FlowManifest.ToolDoc> docs = ByteOrder.map();
         JsonNode docList = root.get("docs");
         if (docList != null && !docList.isNull()) {
             if (!docList.isObject()) {
@@ -144,16 +136,17 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
                 docs.put(d.getKey(), docOfFile(d.getKey(), d.getValue()));
             }
         }
-        return new LearnManifest(domain.textValue(), tools, docs);
+        return new FlowManifest(domain.textValue(), tools, docs);
     }
 
-    private static ToolDoc docOfFile(String tool, JsonNode doc) {
+    private static FlowManifest.ToolDoc docOfFile(String tool, JsonNode doc) {
         JsonNode summary = doc.get("summary");
         JsonNode args = doc.get("args");
         if (!doc.isObject() || summary == null || !summary.isTextual() || (args != null && !args.isObject())) {
-            throw new IllegalArgumentException("the doc of \"" + tool + "\" must be {\"summary\": text, \"args\": {name: text}}");
+            throw new IllegalArgumentException("the doc of \"" + tool
+                    + "\" must be {\"summary\": text, \"args\": {name: text}}");
         }
-        SortedMap<String, String> argDocs = ByteOrder.map();
+        Map<String, String> argDocs = ByteOrder.map();
         if (args != null) {
             for (Iterator<Map.Entry<String, JsonNode>> it = args.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> a = it.next();
@@ -164,6 +157,6 @@ public record LearnManifest(String domain, SortedMap<String, ToolKind> tools, So
                 argDocs.put(a.getKey(), a.getValue().textValue());
             }
         }
-        return new ToolDoc(summary.textValue(), argDocs);
+        return new FlowManifest.ToolDoc(summary.textValue(), argDocs);
     }
 }
