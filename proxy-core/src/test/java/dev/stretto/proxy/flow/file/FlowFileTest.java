@@ -12,7 +12,7 @@ import dev.stretto.proxy.flow.model.Predicate;
 import dev.stretto.proxy.flow.model.Program;
 import dev.stretto.proxy.flow.model.Sites;
 import dev.stretto.trace.manifest.ToolKind;
-import dev.stretto.trace.testing.Fixtures;
+import dev.stretto.proxy.testing.ReferenceData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +30,7 @@ class FlowFileTest {
             "retail-5-sessions-shipped-arbiter.flow.json", "home/shop.flow.json");
 
     static String text(String fixture) throws IOException {
-        return Files.readString(Fixtures.file(fixture), StandardCharsets.UTF_8);
+        return Files.readString(ReferenceData.file(fixture), StandardCharsets.UTF_8);
     }
 
     @ParameterizedTest
@@ -38,13 +38,13 @@ class FlowFileTest {
             "retail-5-sessions-shipped-arbiter.flow.json", "home/shop.flow.json"})
     void everyExampleFlowReadsAndWritesBackByteForByte(String fixture) throws IOException {
         String original = text(fixture);
-        Flow flow = FlowFile.read(Fixtures.file(fixture));
+        Flow flow = FlowFile.read(ReferenceData.file(fixture));
         assertEquals(original, FlowFile.toJson(flow));
     }
 
     @Test
     void theShopFlowHasTheStandardProgramReachAndContracts() throws IOException {
-        Flow shop = FlowFile.read(Fixtures.file("home/shop.flow.json"));
+        Flow shop = FlowFile.read(ReferenceData.file("home/shop.flow.json"));
         assertEquals(1, shop.format());
         assertEquals(Program.STANDARD, shop.program());
         assertEquals(6, shop.reach().vocabSize());
@@ -68,7 +68,7 @@ class FlowFileTest {
 
     @Test
     void theOlderFlowsHaveNoProgramReachOrContractsAndKeepItThatWay() throws IOException {
-        Flow five = FlowFile.read(Fixtures.file("retail-5-sessions.flow.json"));
+        Flow five = FlowFile.read(ReferenceData.file("retail-5-sessions.flow.json"));
         assertNull(five.program());
         assertEquals(Program.STANDARD, five.programOrStandard());
         assertNull(five.reach());
@@ -78,7 +78,7 @@ class FlowFileTest {
 
     @Test
     void theShippedArbiterKeepsItsPredicatesWeighedFoldsAndModel() throws IOException {
-        Flow arbiter = FlowFile.read(Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json"));
+        Flow arbiter = FlowFile.read(ReferenceData.file("retail-5-sessions-shipped-arbiter.flow.json"));
         assertEquals(3, arbiter.predicates().size());
         assertEquals(arbiter.predicates(), arbiter.weighed());
         assertEquals(Predicate.Favors.SAME_LOOKUP, arbiter.predicates().get(0).favors());
@@ -96,7 +96,7 @@ class FlowFileTest {
     void aWrittenFileIsReplacedWholeAndReadsBack(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("shop.flow.json");
         Files.writeString(target, "old");
-        Flow shop = FlowFile.read(Fixtures.file("home/shop.flow.json"));
+        Flow shop = FlowFile.read(ReferenceData.file("home/shop.flow.json"));
         FlowFile.write(shop, target);
         assertEquals(text("home/shop.flow.json"), Files.readString(target));
         try (var files = Files.list(dir)) {

@@ -3,7 +3,7 @@ package dev.stretto.proxy.flow.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.trace.testing.Fixtures;
+import dev.stretto.proxy.testing.ReferenceData;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FlowInvariantsTest {
 
     private static Flow read(String fixture) throws IOException {
-        return FlowFile.read(Fixtures.file(fixture));
+        return FlowFile.read(ReferenceData.file(fixture));
     }
 
     @ParameterizedTest
