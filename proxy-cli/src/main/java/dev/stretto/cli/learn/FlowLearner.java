@@ -1,6 +1,7 @@
 package dev.stretto.cli.learn;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.cli.learn.bindings.BindingReplay;
 import dev.stretto.cli.learn.bindings.BindingStats;
 import dev.stretto.cli.learn.features.FeatureCandidates;
 import dev.stretto.cli.learn.features.FeatureSelection;
@@ -137,10 +138,10 @@ public final class FlowLearner {
         Sites sites = SiteCounts.of(steps, manifest.tools());
 
         BindingStats stats = new BindingStats(Set.copyOf(sites.reads()), options.constants());
-        for (int i : training) {
-            stats.add(episodes.get(i));
-        }
-        Bindings bindings = stats.bindings();
+        training.forEach(i -> stats.add(episodes.get(i)));
+        List<Episode> trainingEpisodes = training.stream().map(episodes::get).toList();
+        progress.start("replaying the binding rule", trainingEpisodes.size());
+        Bindings bindings = new BindingReplay(stats.bindings()).replay(trainingEpisodes, progress::update);
         progress.line("habit from " + training.size() + " sessions; " + sites.next().size() + " sites; bindings of "
                 + bindings.args().size() + " lookups");
 

@@ -2,6 +2,9 @@ package dev.stretto.cli.learn.bindings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.learn.ByteOrder;
+import dev.stretto.proxy.flow.bind.JsonPaths;
+import dev.stretto.proxy.flow.bind.Mentions;
+import dev.stretto.proxy.flow.bind.ToolOutput;
 import dev.stretto.proxy.flow.model.Bindings;
 import dev.stretto.proxy.flow.model.Bindings.ArgCounts;
 import dev.stretto.proxy.flow.model.Bindings.SiteSource;
@@ -18,6 +21,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
@@ -78,10 +82,10 @@ public final class BindingStats {
         List<Output> outputs = new ArrayList<>();
         for (Event e : episode.events()) {
             switch (e) {
-                case Event.User u -> customer.append(RustText.lower(u.text())).append('\n');
+                case Event.User u -> customer.append(u.text().toLowerCase(Locale.ROOT)).append('\n');
                 case Event.ToolResult r -> {
                     if (!r.error()) {
-                        outputs.add(new Output(r.name(), JsonPaths.parseOutput(r.content())));
+                        outputs.add(new Output(r.name(), ToolOutput.parse(r.content())));
                     }
                 }
                 case Event.Assistant a -> {
@@ -106,7 +110,7 @@ public final class BindingStats {
         calls.merge(tool, 1L, Long::sum);
         SortedMap<String, Long> p = passed.computeIfAbsent(tool, t -> ByteOrder.map());
         bareCalls.merge(tool, arguments.isEmpty() ? 1L : 0L, Long::sum);
-        for (Map.Entry<String, JsonNode> member : JsonPaths.sortedMembers(arguments)) {
+        for (Map.Entry<String, JsonNode> member : StringPaths.sortedMembers(arguments)) {
             String arg = member.getKey();
             JsonNode value = member.getValue();
             ToolArg key = new ToolArg(tool, arg);
@@ -153,7 +157,7 @@ public final class BindingStats {
     /** The most recent output holding the string, at its first path in document order. */
     private static SourcePath stringSource(String value, List<Output> outputs) {
         for (int i = outputs.size() - 1; i >= 0; i--) {
-            for (JsonPaths.Hit h : JsonPaths.strings(outputs.get(i).parsed())) {
+            for (StringPaths.Found h : StringPaths.strings(outputs.get(i).parsed())) {
                 if (h.value().equals(value)) {
                     return new SourcePath(outputs.get(i).tool(), h.path());
                 }
@@ -171,9 +175,10 @@ public final class BindingStats {
         for (int i = outputs.size() - 1; i >= 0; i--) {
             JsonNode out = outputs.get(i).parsed();
             Set<String> tried = new LinkedHashSet<>();
-            for (JsonPaths.Hit h : JsonPaths.strings(out)) {
+            for (StringPaths.Found h : StringPaths.strings(out)) {
                 if (h.value().equals(first) && tried.add(h.path())) {
-                    List<String> there = JsonPaths.at(out, h.path());
+                    Set<String> there = new HashSet<>();
+                    JsonPaths.at(out, h.path()).forEach(v -> there.add(v.value()));
                     boolean all = true;
                     for (JsonNode item : list) {
                         all &= there.contains(item.textValue());
@@ -231,7 +236,7 @@ public final class BindingStats {
             return false;
         }
         String v = value.textValue();
-        return (RustText.keyish(v) || v.contains("@")) && RustText.mentions(said, v);
+        return (Mentions.keyish(v) || v.contains("@")) && Mentions.mentions(said, v);
     }
 
     private static Map<ToolArg, Traced> traced(Map<ToolArg, Long> values, Map<ToolArg, Map<SourcePath, Long>> found) {
