@@ -5,6 +5,7 @@ import dev.stretto.cli.learn.ByteOrder;
 import dev.stretto.proxy.flow.model.FlowManifest;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.SessionLog;
+import dev.stretto.trace.manifest.Manifest;
 import dev.stretto.trace.manifest.ToolKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -100,50 +101,32 @@ public final class Manifests {
         try {
             return parse(text);
         } catch (IllegalArgumentException e) {
-            throw new IOException(file + ": not a tool manifest: " + e.getMessage(), e);
+            throw new IOException(file + ": " + e.getMessage(), e);
         }
     }
 
+    /** Parses a manifest: trace-reader's reading of domain and kinds, and the docs beside them. */
     static FlowManifest parse(String json) {
-        JsonNode root = CanonicalJson.parse(json);
-        if (!root.isObject()) {
-            throw new IllegalArgumentException("a manifest is a JSON object");
-        }
-        JsonNode domain = root.get("domain");
-        if (domain == null || !domain.isTextual()) {
-            throw new IllegalArgumentException("\"domain\" must be a string");
-        }
-        JsonNode list = root.get("tools");
-        if (list == null || !list.isObject()) {
-            throw new IllegalArgumentException("\"tools\" must map tool names to read, write or generic");
-        }
-        Map<String, ToolKind> tools = ByteOrder.map();
-        for (Iterator<Map.Entry<String, JsonNode>> it = list.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> t = it.next();
-            if (!t.getValue().isTextual()) {
-                throw new IllegalArgumentException("the kind of \"" + t.getKey() + "\" must be a string");
-            }
-            tools.put(t.getKey(), ToolKind.ofWireName(t.getValue().textValue()));
-        }
+        Manifest kinds = Manifest.parse(json);
         Map<String, FlowManifest.ToolDoc> docs = ByteOrder.map();
-        JsonNode docList = root.get("docs");
+        JsonNode docList = CanonicalJson.parse(json).get("docs");
         if (docList != null && !docList.isNull()) {
             if (!docList.isObject()) {
-                throw new IllegalArgumentException("\"docs\" must map tool names to {\"summary\", \"args\"}");
+                throw new IllegalArgumentException("manifest: \"docs\" must map tool names to {\"summary\", \"args\"}");
             }
             for (Iterator<Map.Entry<String, JsonNode>> it = docList.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> d = it.next();
                 docs.put(d.getKey(), docOfFile(d.getKey(), d.getValue()));
             }
         }
-        return new FlowManifest(domain.textValue(), tools, docs);
+        return new FlowManifest(kinds.domain(), kinds.tools(), docs);
     }
 
     private static FlowManifest.ToolDoc docOfFile(String tool, JsonNode doc) {
         JsonNode summary = doc.get("summary");
         JsonNode args = doc.get("args");
         if (!doc.isObject() || summary == null || !summary.isTextual() || (args != null && !args.isObject())) {
-            throw new IllegalArgumentException("the doc of \"" + tool
+            throw new IllegalArgumentException("manifest: the doc of \"" + tool
                     + "\" must be {\"summary\": text, \"args\": {name: text}}");
         }
         Map<String, String> argDocs = ByteOrder.map();
@@ -151,7 +134,7 @@ public final class Manifests {
             for (Iterator<Map.Entry<String, JsonNode>> it = args.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> a = it.next();
                 if (!a.getValue().isTextual()) {
-                    throw new IllegalArgumentException("the doc of \"" + tool + "\" argument \"" + a.getKey()
+                    throw new IllegalArgumentException("manifest: the doc of \"" + tool + "\" argument \"" + a.getKey()
                             + "\" must be text");
                 }
                 argDocs.put(a.getKey(), a.getValue().textValue());

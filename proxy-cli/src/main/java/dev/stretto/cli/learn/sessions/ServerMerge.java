@@ -131,12 +131,9 @@ public final class ServerMerge {
     }
 
     private static String announcedName(SessionLog log) {
-        for (LogEntry e : log.entries()) {
-            if (e.from() != Source.SERVER || !(e.payload() instanceof Payload.Message m)) {
-                continue;
-            }
-            JsonNode name = m.tree().map(t -> t.path("result").path("serverInfo").get("name")).orElse(null);
-            if (name != null && name.isTextual()) {
+        for (LogMessages.Message m : LogMessages.of(log)) {
+            JsonNode name = m.json().path("result").path("serverInfo").get("name");
+            if (m.from() == Source.SERVER && name != null && name.isTextual()) {
                 return name.textValue();
             }
         }
@@ -240,31 +237,23 @@ public final class ServerMerge {
     /** The ids of the agent's and the proxy's calls that got no response and were not cancelled. */
     private static List<String> unansweredCalls(SessionLog log) {
         Map<String, JsonNode> open = new LinkedHashMap<>();
-        for (LogEntry e : log.entries()) {
-            if (e.from() == Source.CONTEXT || !(e.payload() instanceof Payload.Message m)) {
-                continue;
-            }
-            JsonNode node = m.tree().orElse(null);
-            if (node == null) {
-                continue;
-            }
-            for (JsonNode msg : node.isArray() ? node : List.of(node)) {
-                JsonNode method = msg.get("method");
-                JsonNode id = msg.get("id");
-                boolean agentSide = e.from() == Source.CLIENT || e.from() == Source.PROXY;
-                if (method != null && method.isTextual()) {
-                    if (agentSide && "tools/call".equals(method.textValue()) && id != null && !id.isNull()) {
-                        open.put(key(id), id);
-                    } else if (agentSide && "notifications/cancelled".equals(method.textValue())) {
-                        JsonNode requestId = msg.path("params").get("requestId");
-                        if (requestId != null && !requestId.isNull()) {
-                            open.remove(key(requestId));
-                        }
+        for (LogMessages.Message m : LogMessages.of(log)) {
+            JsonNode msg = m.json();
+            JsonNode method = msg.get("method");
+            JsonNode id = msg.get("id");
+            boolean agentSide = m.from() == Source.CLIENT || m.from() == Source.PROXY;
+            if (method != null && method.isTextual()) {
+                if (agentSide && "tools/call".equals(method.textValue()) && id != null && !id.isNull()) {
+                    open.put(key(id), id);
+                } else if (agentSide && "notifications/cancelled".equals(method.textValue())) {
+                    JsonNode requestId = msg.path("params").get("requestId");
+                    if (requestId != null && !requestId.isNull()) {
+                        open.remove(key(requestId));
                     }
-                } else if (id != null && !id.isNull() && e.from() != Source.CLIENT
-                        && (msg.has("result") || msg.has("error"))) {
-                    open.remove(key(id));
                 }
+            } else if (id != null && !id.isNull() && m.from() != Source.CLIENT
+                    && (msg.has("result") || msg.has("error"))) {
+                open.remove(key(id));
             }
         }
         return open.values().stream().map(CanonicalJson::write).toList();
