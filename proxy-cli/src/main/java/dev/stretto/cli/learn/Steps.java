@@ -20,11 +20,16 @@ public final class Steps {
 
     /** The steps of {@code episode}. */
     public static List<Step> of(Episode episode) {
+        // A call's result is the first one with its id, as the proxy's predictions read it.
+        Map<String, Event.ToolResult> results = new HashMap<>();
+        for (Event e : episode.events()) {
+            if (e instanceof Event.ToolResult r) {
+                results.putIfAbsent(r.callId(), r);
+            }
+        }
         List<String> tools = new ArrayList<>();
         List<Integer> outcomes = new ArrayList<>();
-        List<String> results = new ArrayList<>();
-        // A call's result is the first one for its id after it.
-        Map<String, Integer> awaiting = new HashMap<>();
+        List<String> contents = new ArrayList<>();
         int openReply = -1;
         for (Event e : episode.events()) {
             switch (e) {
@@ -34,20 +39,13 @@ public final class Steps {
                         openReply = tools.size();
                         tools.add(null);
                         outcomes.add(Step.ENDED);
-                        results.add(null);
+                        contents.add(null);
                     }
                     for (ToolCall c : a.calls()) {
-                        awaiting.put(c.id(), tools.size());
+                        Event.ToolResult r = results.get(c.id());
                         tools.add(c.name());
-                        outcomes.add(Step.FAILED);
-                        results.add(null);
-                    }
-                }
-                case Event.ToolResult r -> {
-                    Integer step = awaiting.remove(r.callId());
-                    if (step != null) {
-                        outcomes.set(step, r.error() ? Step.FAILED : Step.OK);
-                        results.set(step, r.content());
+                        outcomes.add(r != null && !r.error() ? Step.OK : Step.FAILED);
+                        contents.add(r == null ? null : r.content());
                     }
                 }
                 case Event.User u -> {
@@ -56,11 +54,14 @@ public final class Steps {
                         openReply = -1;
                     }
                 }
+                case Event.ToolResult r -> {
+                    // Read with its call.
+                }
             }
         }
         List<Step> steps = new ArrayList<>(tools.size());
         for (int i = 0; i < tools.size(); i++) {
-            steps.add(new Step(tools.get(i), outcomes.get(i), results.get(i)));
+            steps.add(new Step(tools.get(i), outcomes.get(i), contents.get(i)));
         }
         return steps;
     }

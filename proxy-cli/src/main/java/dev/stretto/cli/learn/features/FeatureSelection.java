@@ -31,7 +31,8 @@ public final class FeatureSelection {
      * What selection found.
      *
      * @param map      the fitted map of the chosen fields (empty when none helped)
-     * @param bestGain the gain of the best candidate in the round that stopped, or NaN when
+     * @param bestGain the gain of the best candidate of the last round (the one that stopped
+     *                 selection, or the last choice when the candidates ran out), or NaN when
      *                 there was no candidate to try
      */
     public record Result(FeatureMap map, double bestGain) {

@@ -28,7 +28,8 @@ public final class FieldValues {
     public static String valueIn(FeatureMap.Field field, JsonNode output) {
         JsonNode v = output;
         if (!field.path().isEmpty()) {
-            for (String key : field.path().split("\\.", -1)) {
+            // A path is a member or member.inner: a dot after the first belongs to the inner key.
+            for (String key : field.path().split("\\.", 2)) {
                 v = v == null || !v.isObject() ? null : v.get(key);
             }
         }
