@@ -2,7 +2,6 @@ package dev.stretto.cli.learn;
 
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -21,12 +20,5 @@ public final class ByteOrder {
     /** An empty map sorted by byte order. */
     public static <V> TreeMap<String, V> map() {
         return new TreeMap<>(STRINGS);
-    }
-
-    /** A copy of {@code m} sorted by byte order. */
-    public static <V> TreeMap<String, V> copy(Map<String, ? extends V> m) {
-        TreeMap<String, V> t = map();
-        t.putAll(m);
-        return t;
     }
 }

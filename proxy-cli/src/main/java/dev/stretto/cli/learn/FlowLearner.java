@@ -19,6 +19,7 @@ import dev.stretto.cli.learn.sessions.SessionDirectory;
 import dev.stretto.proxy.flow.model.Action;
 import dev.stretto.proxy.flow.model.Backoff;
 import dev.stretto.proxy.flow.model.Bindings;
+import dev.stretto.proxy.flow.model.Counts;
 import dev.stretto.proxy.flow.model.FeatureMap;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.FlowManifest;
@@ -29,17 +30,20 @@ import dev.stretto.proxy.flow.model.Sites;
 import dev.stretto.proxy.math.Libm;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Timeline;
+import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.manifest.ToolKind;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeSet;
+import java.util.function.IntToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -84,6 +88,7 @@ public final class FlowLearner {
      * @throws IOException    if a file cannot be read or is malformed
      */
     public Result learn() throws LearnException, IOException {
+        Map<String, Double> rewards = options.rewards() == null ? Map.of() : Rewards.read(options.rewards());
         List<SessionLog> logs = readLogs();
         ServerMerge.Result merged = ServerMerge.merge(logs);
         for (String host : merged.keptApart()) {
@@ -98,7 +103,7 @@ public final class FlowLearner {
         List<SessionLog> sessions = merged.logs();
         FlowManifest manifest = manifest(sessions);
         SortedMap<String, String> contracts = Contracts.ofLogs(sessions);
-        List<Episode> episodes = episodes(sessions);
+        List<Episode> episodes = episodes(sessions, rewards);
 
         List<List<Step>> allSteps = episodes.stream().map(Steps::of).toList();
         Vocab vocab = Vocab.of(allSteps, manifest.tools().keySet());
@@ -162,7 +167,7 @@ public final class FlowLearner {
 
     /** The habit of goal-free flows: the base, beta = alpha, and the top layer repeating level 2 under group 1. */
     private static Habit habit(Backoff base) {
-        Map<Habit.GroupContext, dev.stretto.proxy.flow.model.Counts> top = new java.util.HashMap<>();
+        Map<Habit.GroupContext, Counts> top = new HashMap<>();
         base.levels().get(BackoffCounts.ORDER).forEach((h, c) -> top.put(new Habit.GroupContext(GROUP, h), c));
         return new Habit(base, base.alpha(), top);
     }
@@ -192,8 +197,7 @@ public final class FlowLearner {
         return fromLogs;
     }
 
-    private List<Episode> episodes(List<SessionLog> sessions) throws IOException {
-        Map<String, Double> rewards = options.rewards() == null ? Map.of() : Rewards.read(options.rewards());
+    private List<Episode> episodes(List<SessionLog> sessions, Map<String, Double> rewards) {
         List<Episode> episodes = new ArrayList<>(sessions.size());
         for (SessionLog log : sessions) {
             Episode e = Timeline.of(log).episode();
@@ -204,7 +208,7 @@ public final class FlowLearner {
     }
 
     private static List<EncodedEpisode> encode(List<List<Step>> steps, List<List<JsonNode>> outputs, Vocab vocab,
-                                               FeatureMap map, java.util.function.IntToDoubleFunction weightOf,
+                                               FeatureMap map, IntToDoubleFunction weightOf,
                                                List<Integer> indices) {
         List<EncodedEpisode> encoded = new ArrayList<>(steps.size());
         for (int k = 0; k < steps.size(); k++) {
@@ -227,7 +231,8 @@ public final class FlowLearner {
         int steps = AlphaChain.WARM_UP + AlphaChain.SAMPLES;
         progress.start(what, steps);
         AlphaChain.Result chain = AlphaChain.run(likelihood, progress::update);
-        progress.line(what + " " + chain.median() + " (90% between " + chain.lo() + " and " + chain.hi() + ", "
+        progress.line(what + " " + CanonicalJson.formatDouble(chain.median()) + " (90% between "
+                + CanonicalJson.formatDouble(chain.lo()) + " and " + CanonicalJson.formatDouble(chain.hi()) + ", "
                 + steps + " Metropolis-Hastings steps)");
         return chain.median();
     }

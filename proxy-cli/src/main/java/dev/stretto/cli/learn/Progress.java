@@ -26,17 +26,10 @@ public final class Progress {
         this.bars = bars;
     }
 
-    /** A progress reporter that says nothing (for embedding and tests). */
-    public static Progress silent() {
-        return new Progress(null, false);
-    }
-
     /** Says one line: {@code stretto: <line>}. */
     public void line(String line) {
         clearBar();
-        if (err != null) {
-            err.println("stretto: " + line);
-        }
+        err.println("stretto: " + line);
     }
 
     /** Starts a bar of {@code total} units (drawn only on a terminal). */
@@ -50,7 +43,7 @@ public final class Progress {
 
     /** Moves the bar to {@code done} units; redraws only when the shown percentage changes. */
     public void update(int done) {
-        if (!bars || err == null || label == null || total <= 0) {
+        if (!bars || label == null || total <= 0) {
             return;
         }
         int percent = (int) (100L * Math.min(done, total) / total);
@@ -65,7 +58,7 @@ public final class Progress {
     }
 
     private void clearBar() {
-        if (bars && err != null && drawn >= 0) {
+        if (bars && drawn >= 0) {
             err.print("\r\033[2K");
             err.flush();
         }

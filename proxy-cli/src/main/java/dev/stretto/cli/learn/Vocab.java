@@ -62,9 +62,4 @@ public final class Vocab {
         Integer id = ids.get(tool);
         return id == null ? size() : id;
     }
-
-    /** The tool of an id, or null for {@code Respond} and for anything else. */
-    public String toolOf(int id) {
-        return id >= 1 && id <= tools.size() ? tools.get(id - 1) : null;
-    }
 }

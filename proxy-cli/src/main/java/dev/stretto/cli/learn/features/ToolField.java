@@ -15,9 +15,4 @@ public record ToolField(String tool, FeatureMap.Field field) {
     /** By tool, then scalar fields before length fields, then by path. */
     public static final Comparator<ToolField> ORDER = Comparator.comparing(ToolField::tool, ByteOrder.STRINGS)
             .thenComparing(ToolField::field, FieldValues.ORDER);
-
-    @Override
-    public String toString() {
-        return tool + "." + field.path();
-    }
 }
