@@ -13,6 +13,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,6 +55,8 @@ public final class Stretto {
               episode LOG|DIR...   print the sessions' episodes as JSON lines
               manifest LOG|DIR     print the tools the sessions listed, as a manifest file
               sessions DIR         list the sessions under DIR as a table
+              learn --sessions DIR --domain NAME --out FILE --habit-only
+                                   learn a flow from the sessions (see learn --help)
               export-answers --oracle-cache DIR [OUT]
                                    write the oracle's cached answers as JSON lines
               import-answers --oracle-cache DIR [FILE]
@@ -147,9 +150,14 @@ public final class Stretto {
     private Stretto() {
     }
 
-    /** Runs without colours; see {@link #run(String[], PrintStream, PrintStream, boolean)}. */
+    /** Runs without colours; see {@link #run(String[], PrintStream, PrintStream, boolean, boolean)}. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        return run(args, out, err, false);
+        return run(args, out, err, false, false);
+    }
+
+    /** Runs without progress bars; see {@link #run(String[], PrintStream, PrintStream, boolean, boolean)}. */
+    public static int run(String[] args, PrintStream out, PrintStream err, boolean colour) {
+        return run(args, out, err, colour, false);
     }
 
     /**
@@ -160,20 +168,25 @@ public final class Stretto {
      * @param err    where errors go, one line each
      * @param colour whether {@code show} may use ANSI colours (the caller decides: a terminal
      *               and no NO_COLOR)
+     * @param bars   whether {@code err} is a terminal, where {@code learn} may draw progress bars
      * @return the exit status: {@link #EXIT_OK}, {@link #EXIT_BAD_INPUT} or {@link #EXIT_USAGE}
      */
-    public static int run(String[] args, PrintStream out, PrintStream err, boolean colour) {
-        return run(args, InputStream.nullInputStream(), out, err, colour);
+    public static int run(String[] args, PrintStream out, PrintStream err, boolean colour, boolean bars) {
+        return run(args, InputStream.nullInputStream(), out, err, colour, bars);
     }
 
     /**
      * Runs one {@code stretto} command line that may read standard input ({@code import-answers}).
      *
      * @param in what the command reads when it is given no file; not closed
-     * @see #run(String[], PrintStream, PrintStream, boolean)
+     * @see #run(String[], PrintStream, PrintStream, boolean, boolean)
      */
-    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour) {
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour,
+                          boolean bars) {
         try {
+            if (args.length > 0 && args[0].equals(LearnCli.COMMAND)) {
+                return LearnCli.run(args, out, err, bars);
+            }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {
             err.println(e.line());
@@ -186,6 +199,9 @@ public final class Stretto {
             return EXIT_BAD_INPUT;
         } catch (AccessDeniedException e) {
             err.println("stretto: " + e.getFile() + ": permission denied");
+            return EXIT_BAD_INPUT;
+        } catch (NotDirectoryException e) {
+            err.println("stretto: " + e.getFile() + ": not a directory");
             return EXIT_BAD_INPUT;
         } catch (IOException e) {
             err.println("stretto: " + oneLine(e.getMessage() == null ? e.toString() : e.getMessage()));

@@ -39,7 +39,7 @@ class AnswersCommandsTest {
         InputStream in = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            int status = Stretto.run(args, in, o, e, false);
+            int status = Stretto.run(args, in, o, e, false, false);
             return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         }
     }
