@@ -165,7 +165,13 @@ public final class HttpUpstream implements Upstream {
         }
         McpHttp http;
         try {
-            http = new McpHttp(endpoint, headers, timeout, state);
+            // Once aborted, failures are the proxy's own doing, not the server's.
+            Reachability reachability = new Reachability(logForm(endpoint), secrets, message -> {
+                if (!aborted) {
+                    warn.accept(message);
+                }
+            });
+            http = new McpHttp(endpoint, headers, timeout, state, reachability);
         } catch (RuntimeException e) {
             throw new UpstreamStartException("cannot prepare the HTTP client for " + logForm(endpoint) + ": "
                     + Causes.describe(e, secrets), null);

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.tinylog.Logger;
 
 /**
  * One message from the host, POSTed to the server, and everything the server answers on that
@@ -73,7 +74,13 @@ final class PostExchange implements Runnable {
                 if (isInterruption(e)) {
                     throw new InterruptedException();
                 }
-                failOrWarn("upstream unreachable: " + Causes.describe(e, link.secrets()));
+                String why = "upstream unreachable: " + Causes.describe(e, link.secrets());
+                if (request != null) {
+                    link.messages().fail(request, why);
+                } else if (!link.lifecycle().aborted()) {
+                    // Said once for all messages, as a change of state (see Reachability).
+                    Logger.debug("could not deliver {} to the server: {}", what(), why);
+                }
                 return;
             }
             handle(response);

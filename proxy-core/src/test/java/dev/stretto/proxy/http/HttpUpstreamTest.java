@@ -267,19 +267,31 @@ class HttpUpstreamTest {
     }
 
     @Test
-    void unreachableServerAnswersEachRequestWithAnError() throws Exception {
+    void unreachableServerAnswersEachRequestWithAnErrorAndIsReportedOncePerChange() throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        start(URI.create("http://127.0.0.1:" + port + "/mcp"), List.of(), Duration.ofSeconds(5));
+        String url = "http://127.0.0.1:" + port + "/mcp";
+        start(URI.create(url), List.of(), Duration.ofSeconds(5));
         send(INIT);
         assertEquals("{\"error\":{\"code\":-32000,\"message\":\"upstream unreachable: connection refused\"},"
                 + "\"id\":1,\"jsonrpc\":\"2.0\"}", line());
         send(INITIALIZED);
-        assertEquals("could not deliver notification notifications/initialized to the server:"
-                + " upstream unreachable: connection refused", warning());
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertEquals(error("2", "upstream unreachable: connection refused"), line());
+        assertEquals(List.of("cannot reach the server at " + url + " (connection refused); requests are answered"
+                + " with errors until it answers again"), List.copyOf(warnings), "one line for the change");
+
+        server.close();
+        server = new FakeMcpServer(port);
+        warnings.clear();
+        send(INIT.replace("\"id\":1", "\"id\":3"));
+        assertEquals(INIT_RESULT.replace("\"id\":1", "\"id\":3"), line());
+        send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}");
+        assertEquals("{\"id\":4,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
         assertEquals(0, end());
+        assertEquals(List.of("the server at " + url + " answers again"), List.copyOf(warnings));
         assertTrue(lines.isEmpty(), lines.toString());
     }
 
