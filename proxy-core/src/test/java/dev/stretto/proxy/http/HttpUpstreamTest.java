@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 
 class HttpUpstreamTest {
 
-    private static final Tuning FAST = new Tuning(Duration.ofMillis(10), Duration.ofMillis(200), 3);
+    private static final Tuning FAST = new Tuning(Duration.ofMillis(10), Duration.ofMillis(200), 3, Duration.ofMillis(50));
     private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
             + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"0\"}}}";
     private static final String INIT_RESULT = "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"protocolVersion\":"
@@ -486,6 +486,71 @@ class HttpUpstreamTest {
         assertEquals(0, end());
         assertTrue(lines.isEmpty(), "the replayed event and the duplicate response were dropped: " + lines);
         assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    @Test
+    void aResponseOnAResumedStreamThatStaysOpenFinishesItsRequest() throws Exception {
+        // The conformance scenario sse-retry: the POST's stream drops before the answer, the
+        // answer comes on the resumed GET, and the server keeps that stream open.
+        String result = "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[]}}";
+        CountDownLatch held = latch();
+        server.route = (ex, s) -> {
+            if ("tools/call".equals(s.rpcMethod())) {
+                sse(ex).raw("id: r0\nretry: 5\ndata:\n\n");
+            } else if (s.method().equals("GET") && "r0".equals(s.header("last-event-id"))) {
+                sse(ex).event("r1", result);
+                held.await(30, TimeUnit.SECONDS);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        // A drain far longer than end() may take: the answered request must not be waited for.
+        start(server.uri(), List.of(), Duration.ofSeconds(30));
+        initialize();
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"long\"}}");
+        assertEquals(result, line());
+        assertEquals(0, end());
+        assertEquals("s-1", server.next("DELETE", null).header("mcp-session-id"));
+        assertTrue(lines.isEmpty(), "nothing more for the host: " + lines);
+        assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    @Test
+    void aNotificationReplayedOnAnotherStreamReachesTheHostOnce() throws Exception {
+        // Event ids are unique across the streams of a session; the reference server replays
+        // other streams' events on the GET stream.
+        String result = "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[]}}";
+        String later = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"later\"}}";
+        CountDownLatch resultSeen = latch();
+        CountDownLatch held = latch();
+        server.route = (ex, s) -> {
+            if ("tools/call".equals(s.rpcMethod())) {
+                Sse sse = sse(ex);
+                sse.event("e1", LOG);
+                sse.event("e2", result);
+            } else if (s.method().equals("GET")) {
+                Sse sse = sse(ex);
+                resultSeen.await(10, TimeUnit.SECONDS);
+                sse.event("e1", LOG);
+                sse.event("e3", later);
+                held.await(30, TimeUnit.SECONDS);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        initialize();
+        FutureTask<Void> companion = companion();
+        send(INITIALIZED);
+        server.next("GET", null);
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}}");
+        assertEquals(LOG, line());
+        assertEquals(result, line());
+        resultSeen.countDown();
+        assertEquals(later, line());
+        assertEquals(0, end());
+        assertNull(companion.get(10, TimeUnit.SECONDS));
+        assertTrue(lines.isEmpty(), "the replayed notification reached the host again: " + lines);
     }
 
     @Test
