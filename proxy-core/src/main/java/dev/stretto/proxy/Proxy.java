@@ -98,7 +98,8 @@ public final class Proxy {
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
         try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
-            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut);
+            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
+                    config.shutdown().hostStall());
             try {
                 return session.run();
             } catch (IOException e) {
@@ -120,7 +121,7 @@ public final class Proxy {
     static Upstream upstreamFor(ProxyConfig config) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
-            return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown());
+            return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown(), config.subreaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {
             return new HttpUpstream(h.endpoint(), h.headers());

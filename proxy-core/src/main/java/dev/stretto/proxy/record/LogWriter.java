@@ -120,14 +120,15 @@ public final class LogWriter implements Recorder, Callable<Void> {
     }
 
     @Override
-    public void record(Source from, Line line) throws InterruptedException {
+    public boolean record(Source from, Line line) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             if (closed) {
-                return;
+                return false;
             }
             long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
             enqueue(new Item(tMs, from, line.bytes(), null, Math.min(line.bytes().length, byteBudget)));
+            return true;
         } finally {
             lock.unlock();
         }
