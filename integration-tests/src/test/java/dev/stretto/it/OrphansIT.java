@@ -15,10 +15,15 @@ import org.junit.jupiter.api.io.TempDir;
  * No orphans, no hangs: a process the server left in the background, holding the server's
  * stdout, is ended with the server however the session ends, and neither it nor a host that
  * stopped reading keeps the proxy from exiting with the server's status.
+ *
+ * <p>The proxy makes itself a child subreaper off its start-up path; each test lets the server
+ * leave its process behind only once the proxy has said (at debug level) that it is one.
  */
 class OrphansIT {
     /** A server whose shell leaves {@code sleep} behind, holding the server's stdout, and says its pid. */
     private static final String LEAVES_SLEEP = "sleep 300 & echo $!; ";
+    private static final Map<String, String> DEBUG = Map.of("STRETTO_LOG_LEVEL", "debug");
+    private static final String SUBREAPER = "this process is a child subreaper";
 
     @TempDir
     Path logs;
@@ -43,8 +48,9 @@ class OrphansIT {
 
     @Test
     void aBackgroundProcessOfTheServerEndsWhenTheHostClosesStdin() throws Exception {
-        try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", LEAVES_SLEEP + "exec cat")) {
+        try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", LEAVES_SLEEP + "exec cat")) {
             sleepStarted(p);
+            p.awaitStderr(SUBREAPER);
             p.closeStdin();
             assertEquals(0, p.waitFor(), "cat's status, once its background sleep is ended; stderr:\n" + p.stderr());
             assertOrphanGone();
@@ -65,7 +71,9 @@ class OrphansIT {
     void aProcessTheServerDetachedFromItselfEndsWhenTheHostSendsSigterm() throws Exception {
         // The subshell starts sleep and exits at once: sleep is no longer the server's
         // descendant, it was re-parented (to the proxy, a child subreaper).
-        try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", "(sleep 300 & echo $!); exec cat")) {
+        try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", "read go; (sleep 300 & echo $!); exec cat")) {
+            p.awaitStderr(SUBREAPER);
+            p.send("go");
             sleepStarted(p);
             p.signal("TERM");
             assertEquals(143, p.waitFor(), p.stderr());
@@ -75,9 +83,11 @@ class OrphansIT {
 
     @Test
     void aServerThatExitsLeavingABackgroundProcessOnItsOutputEndsTheProxyWithItsStatus() throws Exception {
-        try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", LEAVES_SLEEP + "echo last; exit 3")) {
+        try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", LEAVES_SLEEP + "read go; echo last; exit 3")) {
             // stdin stays open: the host is still there.
             sleepStarted(p);
+            p.awaitStderr(SUBREAPER);
+            p.send("go");
             assertEquals("last", p.nextLine());
             assertEquals(3, p.waitFor(), p.stderr());
             assertOrphanGone();

@@ -80,6 +80,7 @@ final class Proc implements AutoCloseable {
             while ((n = in.read(buf)) > 0) {
                 synchronized (all) {
                     all.write(buf, 0, n);
+                    all.notifyAll();
                 }
                 if (lines != null) {
                     for (int i = 0; i < n; i++) {
@@ -153,6 +154,20 @@ final class Proc implements AutoCloseable {
     String stderr() {
         synchronized (stderrBytes) {
             return stderrBytes.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Waits until stderr contains {@code text}, failing the test if it does not in time. */
+    void awaitStderr(String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        synchronized (stderrBytes) {
+            while (!stderrBytes.toString(StandardCharsets.UTF_8).contains(text)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || stderrDone.isDone()) {
+                    fail("stderr did not say \"" + text + "\" within " + WAIT_SECONDS + " s; stderr:\n" + stderr());
+                }
+                TimeUnit.NANOSECONDS.timedWait(stderrBytes, left);
+            }
         }
     }
 

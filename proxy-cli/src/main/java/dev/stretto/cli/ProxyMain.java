@@ -6,6 +6,7 @@ import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.upstream.Subreaper;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -91,17 +92,34 @@ public final class ProxyMain {
     private ProxyMain() {
     }
 
-    /** Runs the proxy and exits with its status. */
+    /**
+     * Runs the proxy and exits with its status; on SIGTERM, SIGINT or SIGHUP, once the session
+     * has stopped, with 128 + the signal's number (see {@link SignalShutdown}).
+     */
     public static void main(String[] args) {
         // Keep the real stdout for the protocol only; anything else that prints to
         // System.out (a library, by mistake) ends up on stderr instead.
         PrintStream textOut = System.out;
         OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
-        ServerTreeGuard.install();
-        int status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
-                ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
+        SignalShutdown shutdown = SignalShutdown.install(Thread.currentThread());
+        // The proxy is the only program in this process, so it may make it a child subreaper.
+        // Off the start-up path: the FFM linker takes a while to start, and the setting only
+        // matters once a process of the server's loses its parent.
+        Subreaper subreaper = new Subreaper();
+        Thread.ofPlatform().daemon().name("stretto-subreaper").start(subreaper::enable);
+        int status;
+        try {
+            status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper);
+        } finally {
+            shutdown.sessionEnded();
+        }
         textOut.flush();
+        if (shutdown.signalled()) {
+            // The JVM is shutting down already and exits with 128 + the signal's number.
+            return;
+        }
         System.exit(status);
     }
 
@@ -112,13 +130,13 @@ public final class ProxyMain {
      * @return the exit status
      */
     static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out, PrintStream textOut,
-                   long parentPid) {
+                   long parentPid, Subreaper subreaper) {
         ProxyArgs.Parsed parsed = ProxyArgs.parse(Arrays.asList(args));
         configureLogging(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel() : null, env);
         // if/instanceof rather than a pattern switch: the switch's bootstrap costs about
         // 100 ms at start-up, and IDEs start the proxy often.
         if (parsed instanceof ProxyArgs.Run(ProxyOptions options)) {
-            return session(options, env, HostEnvironment.of(env, parentPid), in, out);
+            return session(options, env, HostEnvironment.of(env, parentPid), in, out, subreaper);
         }
         if (parsed instanceof ProxyArgs.Invalid(String message)) {
             return usageError(message);
@@ -139,7 +157,7 @@ public final class ProxyMain {
     }
 
     private static int session(ProxyOptions options, Map<String, String> env, HostEnvironment host, InputStream in,
-                               OutputStream out) {
+                               OutputStream out, Subreaper subreaper) {
         UpstreamSpec server;
         try {
             server = options.server().spec(env);
@@ -150,7 +168,8 @@ public final class ProxyMain {
                 .record(options.record())
                 .domain(options.domain())
                 .agentModel(options.agentModel())
-                .host(host);
+                .host(host)
+                .subreaper(subreaper);
         if (options.retainDays() != null) {
             config.retainDays(options.retainDays());
         }
@@ -163,8 +182,8 @@ public final class ProxyMain {
             Logger.error(e.getMessage());
             return PROXY_FAILED;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            Logger.error("interrupted");
+            // A signal stopped the session (SignalShutdown): the log is complete, the server ended.
+            Logger.debug("stopped by a signal");
             return PROXY_FAILED;
         }
     }
