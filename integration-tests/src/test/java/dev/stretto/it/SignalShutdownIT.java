@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -29,7 +28,10 @@ class SignalShutdownIT {
     @ParameterizedTest(name = "SIG{0}")
     @CsvSource({"TERM, 15", "INT, 2", "HUP, 1"})
     void aSignalMidStreamEndsTheSessionWithEveryForwardedLineLoggedWhole(String signal, int number) throws Exception {
-        try (Proc p = Proc.proxy(Map.of(), "--record", logs.toString(), "--", "cat")) {
+        // A test run in the background (a shell's `&`) ignores SIGINT, and the proxy would
+        // inherit that; hosts start servers with the default dispositions.
+        try (Proc p = Proc.start(List.of("env", "--default-signal=INT,HUP,TERM", Repo.bin("stretto-proxy"),
+                "--record", logs.toString(), "--", "cat"))) {
             Thread feeder = Thread.ofVirtual().start(() -> feed(p));
             // Lines flow both ways, and the log has work queued, when the signal comes.
             p.nextLines(20);

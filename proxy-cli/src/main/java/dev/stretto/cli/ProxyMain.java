@@ -27,7 +27,8 @@ import org.tinylog.configuration.Configuration;
  * <p>stdout carries only the protocol (and the text of {@code --help}/{@code --version});
  * every message of the proxy goes to stderr as {@code stretto-proxy: ...} through tinylog.
  * Exit status: the server's (128 + n when signal n ended it; 0 for an HTTP server), 125 when
- * the proxy could not start the session, 2 for a usage error.
+ * the proxy could not start the session, 2 for a usage error, 128 + n when signal n stopped
+ * the proxy itself (see {@link SignalShutdown}).
  */
 public final class ProxyMain {
 
@@ -76,7 +77,9 @@ public final class ProxyMain {
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
             (128 + n if signal n ended it; 0 for --upstream once the session has ended),
             125 if the proxy could not start the session (no log is left then), 2 for a
-            usage error.
+            usage error. SIGTERM, SIGINT and SIGHUP end the session normally: the log is
+            written out, the server and everything it started are ended, and the proxy
+            exits with 128 + the signal (143, 130, 129).
 
             Example host configurations:
               "command": "stretto-proxy",
