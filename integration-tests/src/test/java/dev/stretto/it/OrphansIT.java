@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,16 +31,20 @@ class OrphansIT {
     Path logs;
 
     private long orphan = -1;
+    // Taken while the orphan runs: a handle knows its start time, so it never ends another
+    // process that got the same pid later.
+    private ProcessHandle orphanHandle;
 
     @AfterEach
     void endTheOrphanIfATestFailed() {
-        if (orphan > 0) {
-            ProcessHandle.of(orphan).ifPresent(ProcessHandle::destroyForcibly);
+        if (orphanHandle != null) {
+            orphanHandle.destroyForcibly();
         }
     }
 
     private void sleepStarted(Proc p) throws Exception {
         orphan = Long.parseLong(p.nextLine().trim());
+        orphanHandle = ProcessHandle.of(orphan).orElse(null);
         assertTrue(ShutdownLadderIT.running(orphan), "the background sleep runs");
     }
 
@@ -78,6 +84,34 @@ class OrphansIT {
             p.signal("TERM");
             assertEquals(143, p.waitFor(), p.stderr());
             assertOrphanGone();
+        }
+    }
+
+    @Test
+    void aProcessTheServerDetachedIsReapedWhenItExitsAndLeavesNoZombie() throws Exception {
+        try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", "read go; (sleep 1 & echo $!); exec cat")) {
+            p.awaitStderr(SUBREAPER);
+            p.send("go");
+            sleepStarted(p);
+            // Re-parented to the proxy, it exits and must not stay there as a zombie. /proc
+            // tells no one when that changes, so it is looked at every 50 ms.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Proc.WAIT_SECONDS);
+            while (parentOf(orphan) == p.process().pid()) {
+                assertTrue(System.nanoTime() < deadline, "process " + orphan + " was left a zombie of the proxy");
+                Thread.sleep(50);
+            }
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+        }
+    }
+
+    /** The parent of {@code pid} as /proc says, or -1 when there is no such process. */
+    private static long parentOf(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
+        } catch (java.io.IOException e) {
+            return -1;
         }
     }
 

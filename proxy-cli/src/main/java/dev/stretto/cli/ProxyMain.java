@@ -13,6 +13,7 @@ import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
@@ -40,6 +41,9 @@ public final class ProxyMain {
 
     /** Exit status when the proxy itself fails. */
     static final int PROXY_FAILED = 125;
+
+    /** How often the processes the server left behind that have exited are reaped. */
+    static final Duration REAP_INTERVAL = Duration.ofSeconds(5);
 
     static final String USAGE_TEXT = """
             Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND...
@@ -110,7 +114,7 @@ public final class ProxyMain {
         // Off the start-up path: the FFM linker takes a while to start, and the setting only
         // matters once a process of the server's loses its parent.
         Subreaper subreaper = new Subreaper();
-        Thread.ofPlatform().daemon().name("stretto-subreaper").start(subreaper::enable);
+        Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> keepReaping(subreaper));
         int status;
         try {
             status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
@@ -124,6 +128,25 @@ public final class ProxyMain {
             return;
         }
         System.exit(status);
+    }
+
+    /**
+     * Makes the process a child subreaper, then reaps, every {@link #REAP_INTERVAL}, the
+     * processes the server left behind that have exited since: no zombies pile up in a long
+     * session. Runs on a daemon thread for the life of the process.
+     */
+    private static void keepReaping(Subreaper subreaper) {
+        if (!subreaper.enable()) {
+            return;
+        }
+        try {
+            while (true) {
+                Thread.sleep(REAP_INTERVAL);
+                subreaper.reapOrphans();
+            }
+        } catch (InterruptedException e) {
+            // Nobody interrupts it; the JVM's exit ends it.
+        }
     }
 
     /**

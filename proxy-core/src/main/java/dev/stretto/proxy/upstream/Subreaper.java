@@ -35,9 +35,10 @@ import org.tinylog.Logger;
  * only in a program whose child processes are all started by proxy sessions.
  *
  * <p>Orphans re-parented to the JVM stay zombies after they exit until someone waits for
- * them; the JDK only waits for the processes it started. So the orphans a session ends are
- * reaped here, each by its own pid ({@code waitpid(pid, WNOHANG)}) once it has exited, and
- * never a process the JDK started: the server's exit status stays the JDK's to collect.
+ * them; the JDK only waits for the processes it started. So the orphans found here (when a
+ * session ends a tree, or at {@link #reapOrphans()}) are reaped, each by its own pid ({@code
+ * waitpid(pid, WNOHANG)}) once it has exited, and never a process the JDK started: the
+ * server's exit status stays the JDK's to collect.
  *
  * <p>Where the setting is not available (not Linux, or prctl fails) {@link #enable()} says so
  * at debug level and everything goes on as without it. Thread-safe.
@@ -102,6 +103,17 @@ public final class Subreaper {
     /** Whether this JVM is a child subreaper, through this instance. */
     public boolean active() {
         return active;
+    }
+
+    /**
+     * Reaps the processes re-parented to this JVM that have exited, and watches the others so
+     * that each is reaped as it exits. Sessions do this whenever they end a server's tree; a
+     * program whose servers keep detaching short-lived processes calls it now and then as
+     * well (the CLI does, every few seconds), or their zombies wait for the session's end.
+     * Does nothing unless active.
+     */
+    public void reapOrphans() {
+        orphans();
     }
 
     /**

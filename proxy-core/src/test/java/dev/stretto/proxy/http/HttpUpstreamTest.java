@@ -776,6 +776,31 @@ class HttpUpstreamTest {
     }
 
     @Test
+    void stopEndsTheServersSessionWithADeleteAndTellsTheHostNothing() throws Exception {
+        CountDownLatch never = latch();
+        CountDownLatch called = new CountDownLatch(1);
+        server.route = (ex, s) -> {
+            if ("tools/call".equals(s.rpcMethod())) {
+                called.countDown();
+                never.await(30, TimeUnit.SECONDS);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        initialize();
+        FutureTask<Integer> end = new FutureTask<>(upstream::awaitEnd);
+        Thread.ofVirtual().start(end);
+        send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\"}");
+        await(called, "the call reached the server");
+        upstream.stop();
+        assertEquals("s-1", server.next("DELETE", null).header("mcp-session-id"));
+        assertEquals(0, end.get(10, TimeUnit.SECONDS));
+        assertTrue(lines.isEmpty(), lines.toString());
+        assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    @Test
     void abortEndsEverythingAtOnceAndTellsTheHostNothing() throws Exception {
         CountDownLatch never = latch();
         CountDownLatch called = new CountDownLatch(1);
