@@ -47,16 +47,25 @@ public final class Proxy {
      * Runs a session until it ends: after {@code hostIn} ends and the server has finished
      * (output the server writes after that still reaches {@code hostOut}), or as soon as the
      * server ends while {@code hostIn} is still open. When this returns, the session log is
-     * complete and closed and no process the server started is left running.
+     * complete and closed and no process the server started is left running (of those the
+     * proxy can find: see {@link ProxyConfig.Builder#subreaper}). Once the server is done,
+     * lines {@code hostOut} takes none of for {@link ShutdownTimings#hostStall()} are given up.
      *
-     * <p>{@code hostIn} is read by a daemon thread; when the session ends first, that thread
-     * stays blocked in its read until the stream ends or is closed, and then stops. Neither
-     * stream is closed here.
+     * <p>Interrupting the calling thread stops the session: it reads nothing more, writes out
+     * the log, ends the server, and throws {@link InterruptedException}; every line written to
+     * {@code hostOut} is in the log then.
+     *
+     * <p>{@code hostIn} is read by a daemon thread, and {@code hostOut} written by one; when the
+     * session ends, the reader stays blocked in its read until the stream ends or is closed,
+     * and the writer in a write {@code hostOut} never takes, and then they stop. Neither stream
+     * is closed here.
      *
      * @return the exit status: the server's ({@code 128 + n} when signal {@code n} ended a
      *         child), 0 for an HTTP server, 125 when the proxy failed during the session
-     * @throws ProxyStartException when the session could not start (log not creatable, server
-     *                             not startable); no log is left behind
+     * @throws ProxyStartException  when the session could not start (log not creatable, server
+     *                              not startable); no log is left behind
+     * @throws InterruptedException when the calling thread was interrupted: the session stopped,
+     *                              with the log complete and the server ended
      */
     public static int run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
             throws ProxyStartException, InterruptedException {
@@ -98,7 +107,8 @@ public final class Proxy {
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
         try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
-            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut);
+            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
+                    config.shutdown().hostStall());
             try {
                 return session.run();
             } catch (IOException e) {
@@ -120,7 +130,7 @@ public final class Proxy {
     static Upstream upstreamFor(ProxyConfig config) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
-            return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown());
+            return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown(), config.subreaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {
             return new HttpUpstream(h.endpoint(), h.headers());

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.tinylog.Logger;
 
@@ -54,6 +55,9 @@ public final class HttpUpstream implements Upstream {
     /** How long {@link #awaitEnd} waits for answers still due after the host's input ended. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(60);
 
+    /** How long {@link #stop} waits for the server to confirm the end of the session. */
+    static final Duration STOP_DELETE_WAIT = Duration.ofSeconds(1);
+
     private final URI endpoint;
     private final List<HeaderSpec> headers;
     private final Duration timeout;
@@ -70,6 +74,7 @@ public final class HttpUpstream implements Upstream {
     private final CompletableFuture<Void> inputEnded = new CompletableFuture<>();
     private final CompletableFuture<Void> abortSignal = new CompletableFuture<>();
     private final CountDownLatch finished = new CountDownLatch(1);
+    private final AtomicBoolean deleted = new AtomicBoolean();
 
     private volatile boolean aborted;
     private volatile boolean cancelled;
@@ -165,7 +170,13 @@ public final class HttpUpstream implements Upstream {
         }
         McpHttp http;
         try {
-            http = new McpHttp(endpoint, headers, timeout, state);
+            // Once aborted, failures are the proxy's own doing, not the server's.
+            Reachability reachability = new Reachability(logForm(endpoint), secrets, message -> {
+                if (!aborted) {
+                    warn.accept(message);
+                }
+            });
+            http = new McpHttp(endpoint, headers, timeout, state, reachability);
         } catch (RuntimeException e) {
             throw new UpstreamStartException("cannot prepare the HTTP client for " + logForm(endpoint) + ": "
                     + Causes.describe(e, secrets), null);
@@ -321,8 +332,9 @@ public final class HttpUpstream implements Upstream {
                 inFlight.awaitIdle(timeout);
             }
             eventStream.stop();
-            if (!aborted && state.sessionId() != null && !state.ended()) {
-                deleteSession(l);
+            if (!aborted) {
+                // The client bounds the request by the timeout; the extra bound covers a stalled connect.
+                deleteSession(l, timeout.multipliedBy(2));
             }
             return 0;
         } catch (InterruptedException e) {
@@ -335,8 +347,11 @@ public final class HttpUpstream implements Upstream {
         }
     }
 
-    private void deleteSession(Link l) throws InterruptedException {
-        // The client bounds the request by the timeout; the extra bound covers a stalled connect.
+    /** Ends the server's session with DELETE, once, waiting at most {@code wait}; not after the server ended it. */
+    private void deleteSession(Link l, Duration wait) throws InterruptedException {
+        if (state.sessionId() == null || state.ended() || !deleted.compareAndSet(false, true)) {
+            return;
+        }
         Future<Integer> delete = CompletableFuture.supplyAsync(() -> {
             try {
                 return l.http().delete();
@@ -348,7 +363,7 @@ public final class HttpUpstream implements Upstream {
             }
         }, command -> Thread.ofVirtual().name("stretto-http-delete").start(command));
         try {
-            int status = delete.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+            int status = delete.get(wait.toNanos(), TimeUnit.NANOSECONDS);
             if (status != 405 && status != 404 && (status < 200 || status > 299)) {
                 warn.accept("the server answered HTTP " + status + " when asked to end the session");
             }
@@ -367,6 +382,23 @@ public final class HttpUpstream implements Upstream {
             throw new IllegalStateException("companions() before start()");
         }
         return List.of(stream);
+    }
+
+    /**
+     * Ends the session on the server with a DELETE, waited for {@link #STOP_DELETE_WAIT} at most,
+     * then aborts everything else.
+     */
+    @Override
+    public void stop() {
+        Link l = link;
+        if (l != null && !aborted) {
+            try {
+                deleteSession(l, STOP_DELETE_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        abort();
     }
 
     @Override

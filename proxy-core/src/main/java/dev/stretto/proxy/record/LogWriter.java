@@ -9,11 +9,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.tinylog.Logger;
@@ -30,10 +33,12 @@ import org.tinylog.Logger;
  *
  * <p>Queue policy: bounded twice, by lines and by bytes (lines of many megabytes are normal,
  * so a bound on lines alone could hold gigabytes while a disk stalls). When either is
- * reached the recording pump waits, and a warning goes to stderr once per session; nothing
- * is dropped. A line larger than the whole byte budget takes all of it. A write that
- * fails, or an entry that cannot be made, is reported once; the writer then keeps emptying
- * the queue without writing, so the pumps never wait on a broken log and forwarding goes on.
+ * reached the recording pump waits; nothing is dropped. A line larger than the whole byte
+ * budget takes all of it. A wait of {@link #STALL_WARNING} or more (a disk that stalls, not
+ * one that is merely a moment behind) is reported once per session. A write that fails, or
+ * an entry that cannot be made, is reported once, as what it is, and no stall is reported
+ * after it: the writer then keeps emptying the queue without writing, so the pumps never
+ * wait on a broken log and forwarding goes on.
  *
  * <p>Ending: {@link #close()} stops accepting lines and queues an end mark; the writer
  * writes everything before it, flushes, closes the file and returns. Interrupts do not stop
@@ -48,7 +53,12 @@ public final class LogWriter implements Recorder, Callable<Void> {
     /** How many bytes of lines may wait for the disk before the pumps wait too. */
     public static final int DEFAULT_BYTE_BUDGET = 64 * 1024 * 1024;
 
+    /** How long a pump waits for room in the queue before the stall is reported. */
+    static final Duration STALL_WARNING = Duration.ofSeconds(1);
+
     private static final Item END = new Item(-1, null, null, null, 0);
+    private static final Consumer<String> WARN = message -> Logger.warn((Object) message);
+    private static final Consumer<String> ERROR = message -> Logger.error((Object) message);
 
     private final Path path;
     private final OutputStream out;
@@ -60,13 +70,15 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private final Semaphore queuedBytes;
     private final int byteBudget;
     private final Runnable afterFlush;
+    private final Consumer<String> warn;
+    private final Consumer<String> error;
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock.
     private boolean closed;
     // Guarded by lock.
     private boolean warnedFull;
-    // Writer thread only.
-    private boolean failed;
+    // Written by the writer thread only; read by recorders, which report no stall once it is set.
+    private volatile boolean failed;
 
     /**
      * A writer of entries to {@code out} (the log at {@code path}, named in messages), whose
@@ -74,17 +86,17 @@ public final class LogWriter implements Recorder, Callable<Void> {
      */
     public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos) {
         this(path, out, nanoTime, startNanos, DEFAULT_CAPACITY, DEFAULT_BYTE_BUDGET, () -> {
-        });
+        }, WARN, ERROR);
     }
 
     // Tests pass a small capacity and a hook that runs on the writer thread after each flush.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {
-        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush);
+        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush, WARN, ERROR);
     }
 
-    // Tests also pass a small byte budget.
+    // Tests also pass a small byte budget, and see the warnings and errors the writer reports.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, int byteBudget,
-              Runnable afterFlush) {
+              Runnable afterFlush, Consumer<String> warn, Consumer<String> error) {
         this.path = path;
         this.out = new BufferedOutputStream(out, 64 * 1024);
         this.nanoTime = nanoTime;
@@ -93,6 +105,8 @@ public final class LogWriter implements Recorder, Callable<Void> {
         this.byteBudget = byteBudget;
         this.queuedBytes = new Semaphore(byteBudget);
         this.afterFlush = afterFlush;
+        this.warn = warn;
+        this.error = error;
     }
 
     /**
@@ -106,14 +120,15 @@ public final class LogWriter implements Recorder, Callable<Void> {
     }
 
     @Override
-    public void record(Source from, Line line) throws InterruptedException {
+    public boolean record(Source from, Line line) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             if (closed) {
-                return;
+                return false;
             }
             long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
             enqueue(new Item(tMs, from, line.bytes(), null, Math.min(line.bytes().length, byteBudget)));
+            return true;
         } finally {
             lock.unlock();
         }
@@ -149,22 +164,24 @@ public final class LogWriter implements Recorder, Callable<Void> {
     // Holding lock: waiting here keeps every other recorder waiting too, which is what keeps
     // the log in stamp order.
     private void enqueue(Item item) throws InterruptedException {
-        if (!queuedBytes.tryAcquire(item.cost)) {
-            warnFull();
+        long stall = STALL_WARNING.toNanos();
+        if (!queuedBytes.tryAcquire(item.cost, stall, TimeUnit.NANOSECONDS)) {
+            warnStalled();
             queuedBytes.acquire(item.cost);
         }
-        if (queue.offer(item)) {
-            return;
+        if (!queue.offer(item, stall, TimeUnit.NANOSECONDS)) {
+            warnStalled();
+            queue.put(item);
         }
-        warnFull();
-        queue.put(item);
     }
 
-    private void warnFull() {
-        if (!warnedFull) {
+    // A full disk fails the write at once and the writer then empties the queue: its error is
+    // the one message, since forwarding never waited long enough to report a stall.
+    private void warnStalled() {
+        if (!warnedFull && !failed) {
             warnedFull = true;
-            Logger.warn("the session log {} is falling behind (slow disk?); forwarding waits for it, nothing is dropped",
-                    path);
+            warn.accept("the session log " + path + " is falling behind (slow disk?); forwarding waits for it,"
+                    + " nothing is dropped");
         }
     }
 
@@ -254,8 +271,8 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private void fail(String why) {
         if (!failed) {
             failed = true;
-            Logger.error("cannot write the session log {} ({}); forwarding goes on, the rest of the session is not recorded",
-                    path, why);
+            error.accept("cannot write the session log " + path + " (" + why + "); forwarding goes on, the rest"
+                    + " of the session is not recorded");
         }
     }
 
