@@ -28,7 +28,10 @@ final class TimelinePrinter {
         var h = tl.header();
         out.println(style.bold("session ") + h.session());
         out.println(style.dim("started ") + UTC.format(Instant.ofEpochMilli(h.startedUnixMs())) + " UTC");
-        out.println(style.dim("domain  ") + tl.domain() + style.dim("   agent ") + tl.agentModel());
+        // The agent's model only when --agent-model named it: the host's own name is not a model.
+        out.println(style.dim("domain  ") + tl.domain()
+                + (h.agentModel() != null ? style.dim("   agent ") + h.agentModel() : "")
+                + (tl.clientName() != null ? style.dim("   client ") + tl.clientName() : ""));
         if (!h.serverCommand().isEmpty()) {
             out.println(style.dim("server  ") + String.join(" ", h.serverCommand()));
         }
