@@ -81,16 +81,21 @@ public final class Proxy {
             List<String> problems = config.retainDays() == null ? List.of()
                     : Retention.apply(dir, config.retainDays(), started);
             try {
-                logFile = SessionLogFile.create(dir, sessionId);
+                logFile = SessionLogFile.create(dir, sessionId, id -> LogHeader.of(id, started.toEpochMilli(),
+                        config.upstream().loggedCommand(), config.domain(), config.agentModel(),
+                        config.host().hostSession()).toJson());
+            } catch (SessionLogFile.HeaderNotWritten e) {
+                // A log without its header is no log: the session goes on unrecorded.
+                Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
+                        + " goes on", dir, e.getMessage());
             } catch (IOException e) {
                 throw new ProxyStartException("cannot create the session log in " + dir + ": " + Retention.describe(e), e);
             }
-            sessionId = logFile.session();
-            logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos);
-            String session = sessionId;
-            logWriter.header(() -> LogHeader.of(session, started.toEpochMilli(), config.upstream().loggedCommand(),
-                    config.domain(), config.agentModel(), config.host().hostSession()).toJson());
-            Logger.info("recording to {}", logFile.path());
+            if (logFile != null) {
+                sessionId = logFile.session();
+                logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos);
+                Logger.info("recording to {}", logFile.path());
+            }
             problems.forEach(Logger::warn);
         }
 

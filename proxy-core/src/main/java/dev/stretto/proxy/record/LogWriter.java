@@ -15,7 +15,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import org.tinylog.Logger;
 
 /**
@@ -48,7 +47,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
     /** How many bytes of lines may wait for the disk before the pumps wait too. */
     public static final int DEFAULT_BYTE_BUDGET = 64 * 1024 * 1024;
 
-    private static final Item END = new Item(-1, null, null, null, 0);
+    private static final Item END = new Item(-1, null, null, 0);
 
     private final Path path;
     private final OutputStream out;
@@ -95,16 +94,6 @@ public final class LogWriter implements Recorder, Callable<Void> {
         this.afterFlush = afterFlush;
     }
 
-    /**
-     * Queues the header line, to be written first. It is made on the writer thread: building
-     * it loads the JSON classes, which would otherwise delay the server's start.
-     */
-    public void header(Supplier<String> headerJson) {
-        if (!queue.offer(new Item(-1, null, null, headerJson, 0))) {
-            throw new IllegalStateException("the header must be queued before any line");
-        }
-    }
-
     @Override
     public void record(Source from, Line line) throws InterruptedException {
         lock.lockInterruptibly();
@@ -113,7 +102,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 return;
             }
             long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(tMs, from, line.bytes(), null, Math.min(line.bytes().length, byteBudget)));
+            enqueue(new Item(tMs, from, line.bytes(), Math.min(line.bytes().length, byteBudget)));
         } finally {
             lock.unlock();
         }
@@ -217,12 +206,11 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
         byte[] entry;
         try {
-            String json = item.header != null ? item.header.get()
-                    : new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
+            String json = new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
             entry = json.getBytes(StandardCharsets.UTF_8);
         } catch (RuntimeException | OutOfMemoryError e) {
-            // A line too big for the heap, or a header that cannot be written: the log stops
-            // here, but this thread must go on emptying the queue or the pumps would wait on it.
+            // A line too big for the heap: the log stops here, but this thread must go on
+            // emptying the queue or the pumps would wait on it.
             fail(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
             return;
         }
@@ -259,6 +247,6 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
     }
 
-    private record Item(long tMs, Source from, byte[] bytes, Supplier<String> header, int cost) {
+    private record Item(long tMs, Source from, byte[] bytes, int cost) {
     }
 }
