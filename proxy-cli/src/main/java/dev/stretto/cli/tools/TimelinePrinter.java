@@ -1,5 +1,6 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.record.CommandRedactor;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.PrintStream;
@@ -33,7 +34,8 @@ final class TimelinePrinter {
                 + (h.agentModel() != null ? style.dim("   agent ") + h.agentModel() : "")
                 + (tl.clientName() != null ? style.dim("   client ") + tl.clientName() : ""));
         if (!h.serverCommand().isEmpty()) {
-            out.println(style.dim("server  ") + String.join(" ", h.serverCommand()));
+            // Redacted again: logs written by older versions may hold what they missed.
+            out.println(style.dim("server  ") + String.join(" ", CommandRedactor.redact(h.serverCommand())));
         }
         out.println();
         for (Timeline.Step step : tl.steps()) {

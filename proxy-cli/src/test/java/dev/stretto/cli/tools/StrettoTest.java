@@ -273,6 +273,16 @@ class StrettoTest {
         assertEquals(show.err(), run("sessions", dir.toString()).err());
     }
 
+    /** Issue 7: logs of older versions hold secrets their redaction missed; show hides them. */
+    @Test
+    void showRedactsTheServerCommandOfAnOlderLog(@TempDir Path dir) throws IOException {
+        Path p = dir.resolve("old.jsonl");
+        Files.writeString(p, "{\"stretto_mcp_log\":2,\"session\":\"s\",\"started_unix_ms\":0,\"server_command\":"
+                + "[\"mysql\",\"-pX\",\"postgres://u:p@h/db\",\"--pat\",\"Y\"],\"domain\":null,\"agent_model\":null}\n");
+        String out = run("show", p.toString()).out();
+        assertTrue(out.contains("\nserver  mysql -p<redacted> postgres://<redacted>@h/db --pat <redacted>\n"), out);
+    }
+
     /** Its help says the first log's domain: a later log's must not stand in for a missing one. */
     @Test
     void manifestTakesTheFirstLogsDomainOrElseMcp(@TempDir Path dir) throws IOException {
