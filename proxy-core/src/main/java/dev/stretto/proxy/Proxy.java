@@ -93,7 +93,8 @@ public final class Proxy {
             }
             if (logFile != null) {
                 sessionId = logFile.session();
-                logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos);
+                logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos,
+                        config.upstream().secretValues());
                 Logger.info("recording to {}", logFile.path());
             }
             problems.forEach(Logger::warn);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
@@ -59,6 +60,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private final Semaphore queuedBytes;
     private final int byteBudget;
     private final Runnable afterFlush;
+    private final LogScrubber scrubber;
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock.
     private boolean closed;
@@ -72,18 +74,32 @@ public final class LogWriter implements Recorder, Callable<Void> {
      * {@code t_ms} counts from {@code startNanos} on the {@code nanoTime} clock.
      */
     public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos) {
+        this(path, out, nanoTime, startNanos, List.of());
+    }
+
+    /**
+     * A writer like {@link #LogWriter(Path, OutputStream, LongSupplier, long)} that writes
+     * {@code <redacted>} in place of each of {@code secrets} in the lines it logs (see
+     * {@link LogScrubber}): what the server echoes of the proxy's own credentials.
+     */
+    public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, List<String> secrets) {
         this(path, out, nanoTime, startNanos, DEFAULT_CAPACITY, DEFAULT_BYTE_BUDGET, () -> {
-        });
+        }, new LogScrubber(secrets));
     }
 
     // Tests pass a small capacity and a hook that runs on the writer thread after each flush.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {
-        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush);
+        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush, LogScrubber.NONE);
     }
 
     // Tests also pass a small byte budget.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, int byteBudget,
               Runnable afterFlush) {
+        this(path, out, nanoTime, startNanos, capacity, byteBudget, afterFlush, LogScrubber.NONE);
+    }
+
+    private LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity,
+                      int byteBudget, Runnable afterFlush, LogScrubber scrubber) {
         this.path = path;
         this.out = new BufferedOutputStream(out, 64 * 1024);
         this.nanoTime = nanoTime;
@@ -92,6 +108,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
         this.byteBudget = byteBudget;
         this.queuedBytes = new Semaphore(byteBudget);
         this.afterFlush = afterFlush;
+        this.scrubber = scrubber;
     }
 
     @Override
@@ -206,7 +223,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
         byte[] entry;
         try {
-            String json = new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
+            String json = new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.bytes))).toJson();
             entry = json.getBytes(StandardCharsets.UTF_8);
         } catch (RuntimeException | OutOfMemoryError e) {
             // A line too big for the heap: the log stops here, but this thread must go on
