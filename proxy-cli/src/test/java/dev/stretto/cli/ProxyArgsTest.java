@@ -141,6 +141,22 @@ class ProxyArgsTest {
                 error("--upstream", "http://a/mcp", "--upstream-header", "X-Team=A", "--upstream-header", "x-team=B"));
     }
 
+    /** Issue 7: the token given where the variable's name belongs was printed on stderr. */
+    @Test
+    void aTokenGivenInPlaceOfTheVariablesNameIsNotRepeated() {
+        String token = "ghp_abcdefghijklmnopqrstuvwxyz0123";
+        ServerChoice server = ok("--upstream", "http://a/mcp", "--upstream-header", "Authorization=" + token).server();
+        ServerChoice.UsageError unset = assertThrows(ServerChoice.UsageError.class, () -> server.spec(Map.of()));
+        assertEquals("--upstream-header Authorization=...: no environment variable of that name is set; after '='"
+                + " comes the name of the variable that holds the value, not the value itself (the name is not"
+                + " repeated: it looks like a secret)", unset.getMessage());
+        ServerChoice lower = ok("--upstream", "http://a/mcp", "--upstream-header", "X-Key=a8f7d6e5c4b3a2918273").server();
+        String message = assertThrows(ServerChoice.UsageError.class, () -> lower.spec(Map.of())).getMessage();
+        assertFalse(message.contains("a8f7d6e5c4b3a2918273"), message);
+        assertEquals("--upstream-header ...=T: not a valid HTTP header name",
+                error("--upstream", "http://a/mcp", "--upstream-header", token + ":=T"));
+    }
+
     @Test
     void aHeaderWrittenOutInFullIsNotEchoedEvenWhenItsValueHoldsAnEqualsSign() {
         // Base64 credentials end in '=', so "Name: value" still splits at an '=' inside the value.
