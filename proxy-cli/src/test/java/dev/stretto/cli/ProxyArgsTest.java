@@ -141,6 +141,27 @@ class ProxyArgsTest {
                 error("--upstream", "http://a/mcp", "--upstream-header", "X-Team=A", "--upstream-header", "x-team=B"));
     }
 
+    /** Issue 7: a URL without a scheme was shown as localhost:<redacted>, port 99999 accepted. */
+    @Test
+    void anUpstreamUrlWithoutSchemeOrWithABadPortIsAUsageErrorSayingSo() {
+        assertEquals("--upstream: the upstream URL has no scheme (write http://localhost:8080/mcp or https://...)",
+                error("--upstream", "localhost:8080/mcp"));
+        assertEquals("--upstream: the upstream URL has no scheme (write http://h/mcp?token=<redacted> or https://...)",
+                error("--upstream", "u:pw-1@h/mcp?token=tk-1"));
+        assertEquals("--upstream: the upstream URL has no scheme (write http://127.0.0.1:3001/mcp or https://...)",
+                error("--upstream", "127.0.0.1:3001/mcp"));
+        assertEquals("--upstream: the upstream URL's port 99999 is out of range (1 to 65535)",
+                error("--upstream", "https://h:99999/mcp"));
+        assertEquals("--upstream: the upstream URL's port 0 is out of range (1 to 65535)",
+                error("--upstream", "http://h:0/mcp"));
+        assertEquals("--upstream: the upstream URL has no valid host and port: http://h:99999999999/mcp",
+                error("--upstream", "http://h:99999999999/mcp"));
+        assertEquals("--upstream: the upstream URL has no valid host and port: http://my_host/mcp",
+                error("--upstream", "http://u:pw-1@my_host/mcp"));
+        assertEquals(new ServerChoice.Url(java.net.URI.create("http://h:65535/mcp"), List.of()),
+                ok("--upstream", "http://h:65535/mcp").server());
+    }
+
     /** Issue 7: the token given where the variable's name belongs was printed on stderr. */
     @Test
     void aTokenGivenInPlaceOfTheVariablesNameIsNotRepeated() {
