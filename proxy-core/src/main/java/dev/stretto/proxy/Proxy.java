@@ -16,7 +16,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import org.tinylog.Logger;
 
 /**
@@ -78,7 +77,7 @@ public final class Proxy {
             }
             // Hosts start the proxy in a directory nobody chose: messages name the log in full.
             dir = dir.toAbsolutePath();
-            List<String> problems = config.retainDays() == null ? List.of()
+            Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
             try {
                 logFile = SessionLogFile.create(dir, sessionId, id -> LogHeader.of(id, started.toEpochMilli(),
@@ -97,7 +96,12 @@ public final class Proxy {
                         config.upstream().secretValues());
                 Logger.info("recording to {}", logFile.path());
             }
-            problems.forEach(Logger::warn);
+            if (retention != null) {
+                int days = config.retainDays();
+                Logger.info("--retain-days {}: deleted {} under {}", days, retention.deleted() == 1 ? "1 log file"
+                        : retention.deleted() + " log files", dir);
+                retention.problems().forEach(Logger::warn);
+            }
         }
 
         Upstream upstream = upstreamFor(config);
