@@ -4,16 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,6 +104,43 @@ class NpmInstallIT {
         String line = failure(install(url, "offline"), "offline");
         assertTrue(line.startsWith("stretto: npm could not install integration-tests/offline: ECONNREFUSED: "), line);
         assertTrue(line.contains("connect ECONNREFUSED 127.0.0.1:"), line);
+    }
+
+    @Test
+    void aRegistryWhoseCertificateIsNotTrustedIsNamedWithNpmsReason() throws Exception {
+        // A self-signed certificate made by the JDK's keytool, as behind a company proxy.
+        Path keys = tmp.resolve("keys.p12");
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        try (Proc k = Proc.start(List.of(keytool, "-genkeypair", "-keystore", keys.toString(), "-storetype", "PKCS12",
+                "-storepass", "changeit", "-alias", "registry", "-keyalg", "EC", "-dname", "CN=127.0.0.1",
+                "-validity", "2"), tmp, Map.of())) {
+            assertEquals(0, k.waitFor(), k.stderr());
+        }
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(keys)) {
+            store.load(in, "changeit".toCharArray());
+        }
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(store, "changeit".toCharArray());
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(kmf.getKeyManagers(), null, null);
+        HttpsServer registry = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        registry.setHttpsConfigurator(new HttpsConfigurator(tls));
+        registry.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+        });
+        registry.start();
+        try {
+            String url = "https://127.0.0.1:" + registry.getAddress().getPort() + "/";
+            packageSet("untrusted", "stretto-tiny", "{\"version\":\"1.0.0\"}");
+            String line = failure(install(url, "untrusted"), "untrusted");
+            assertTrue(line.startsWith("stretto: npm could not install integration-tests/untrusted: "
+                    + "DEPTH_ZERO_SELF_SIGNED_CERT: "), line);
+            assertTrue(line.contains("self-signed certificate"), line);
+        } finally {
+            registry.stop(0);
+        }
     }
 
     @Test
