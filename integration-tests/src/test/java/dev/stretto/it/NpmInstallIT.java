@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NpmInstallIT {
 
     private static final Pattern LOG = Pattern.compile("\\(npm's full log: (.+)\\)$");
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
 
     @TempDir
     Path tmp;
@@ -45,6 +46,17 @@ class NpmInstallIT {
         Path script = root.resolve("bin/lib/npm-install");
         Files.createDirectories(script.getParent());
         Files.copy(Repo.root().resolve("bin/lib/npm-install"), script);
+    }
+
+    /** {@code server}, started, answering every request with {@code status} and {@code body}. */
+    private static HttpServer answering(HttpServer server, int status, byte[] body) {
+        server.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        return server;
     }
 
     private void packageSet(String name, String dependency, String lockEntry) throws Exception {
@@ -78,14 +90,7 @@ class NpmInstallIT {
 
     @Test
     void aPackageTheRegistryDoesNotHaveIsNamedWithNpmsReason() throws Exception {
-        HttpServer registry = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        registry.createContext("/", exchange -> {
-            byte[] body = "{\"error\":\"Not found\"}".getBytes();
-            exchange.sendResponseHeaders(404, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        registry.start();
+        HttpServer registry = answering(HttpServer.create(LOOPBACK, 0), 404, "{\"error\":\"Not found\"}".getBytes());
         try {
             String url = "http://127.0.0.1:" + registry.getAddress().getPort() + "/";
             packageSet("missing", "stretto-no-such-package", "{\"version\":\"1.0.0\"}");
@@ -124,13 +129,9 @@ class NpmInstallIT {
         kmf.init(store, "changeit".toCharArray());
         SSLContext tls = SSLContext.getInstance("TLS");
         tls.init(kmf.getKeyManagers(), null, null);
-        HttpsServer registry = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        registry.setHttpsConfigurator(new HttpsConfigurator(tls));
-        registry.createContext("/", exchange -> {
-            exchange.sendResponseHeaders(404, -1);
-            exchange.close();
-        });
-        registry.start();
+        HttpsServer https = HttpsServer.create(LOOPBACK, 0);
+        https.setHttpsConfigurator(new HttpsConfigurator(tls));
+        HttpServer registry = answering(https, 404, new byte[0]);
         try {
             String url = "https://127.0.0.1:" + registry.getAddress().getPort() + "/";
             packageSet("untrusted", "stretto-tiny", "{\"version\":\"1.0.0\"}");
@@ -156,13 +157,7 @@ class NpmInstallIT {
         byte[] tarball = Files.readAllBytes(pkg.resolve("stretto-tiny-1.0.0.tgz"));
         String integrity = "sha512-" + Base64.getEncoder().encodeToString(
                 MessageDigest.getInstance("SHA-512").digest(tarball));
-        HttpServer registry = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        registry.createContext("/", exchange -> {
-            exchange.sendResponseHeaders(200, tarball.length);
-            exchange.getResponseBody().write(tarball);
-            exchange.close();
-        });
-        registry.start();
+        HttpServer registry = answering(HttpServer.create(LOOPBACK, 0), 200, tarball);
         try {
             String url = "http://127.0.0.1:" + registry.getAddress().getPort() + "/";
             packageSet("tiny", "stretto-tiny", "{\"version\":\"1.0.0\",\"resolved\":\"" + url
