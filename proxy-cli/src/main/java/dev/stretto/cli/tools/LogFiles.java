@@ -63,8 +63,8 @@ final class LogFiles {
             }
         }
         if (logs.isEmpty() && !files.isEmpty()) {
-            throw new IOException(dir + ": none of its " + files.size() + (files.size() == 1 ? " session log" : " session logs")
-                    + " could be read");
+            throw new IOException(dir + ": none of its " + files.size()
+                    + (files.size() == 1 ? " session log" : " session logs") + " could be read");
         }
         return logs;
     }

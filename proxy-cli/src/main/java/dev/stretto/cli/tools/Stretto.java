@@ -81,8 +81,8 @@ public final class Stretto {
             one line. Failed calls are marked ERROR, calls the proxy itself refused REFUSED,
             and the proxy's own lookups (ids stretto-N) LOOKUP. Times are milliseconds after
             the proxy started. The heading names the domain, the agent's model when the proxy
-            was given --agent-model, and the host's client name from its initialize request. Colours are used only on a terminal, and never when NO_COLOR
-            is set.
+            was given --agent-model, and the host's client name from its initialize request.
+            Colours are used only on a terminal, and never when NO_COLOR is set.
 
             Options:
               --json       print the session's episode (JSON) instead
