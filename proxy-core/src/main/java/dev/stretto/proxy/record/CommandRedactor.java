@@ -92,30 +92,42 @@ public final class CommandRedactor {
         KNOWN_TOKEN
     }
 
-    private static final Pattern PORT = Pattern.compile(
-            "(?:(?:[0-9.]+|\\[[0-9A-Fa-f:]+]):)?\\d{1,5}(?:-\\d{1,5})?(?::\\d{1,5}(?:-\\d{1,5})?)?(?:/(?:tcp|udp|sctp))?");
-    private static final Pattern SCHEME = Pattern.compile("(?i)\\s*(?:bearer|basic)\\s*");
-    private static final Pattern ENDS_WITH_SCHEME = Pattern.compile("(?i)(?:.*[\\s:])?(?:bearer|basic)\\s*");
-    private static final Pattern HEADER_NAME_ALONE = Pattern.compile("\\s*([A-Za-z0-9_-]+)\\s*:\\s*");
-    private static final Pattern HEADER = Pattern.compile("(\\s*)([A-Za-z0-9_-]+)(\\s*:\\s*)(\\S.*)", Pattern.DOTALL);
-    private static final Pattern URL_USER = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\\s]+@");
-    private static final Pattern PAIR = Pattern.compile(
-            "(^|[?&;,\\s])([A-Za-z_][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*)(\\s*=\\s*)([^&;,#\\s]*)");
-    private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer\\s+)[^\\s,;\"']+|\\b(basic\\s+)[A-Za-z0-9+/]{8,}={0,2}");
-    private static final Pattern TOKEN = Pattern.compile("(?<![A-Za-z0-9])(?:"
-            + "sk-[A-Za-z0-9_-]{16,}"
-            + "|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"
-            + "|gh[pousr]_[A-Za-z0-9]{20,}"
-            + "|github_pat_[A-Za-z0-9_]{20,}"
-            + "|glpat-[A-Za-z0-9_-]{20,}"
-            + "|xox[abprs]-[A-Za-z0-9-]{10,}"
-            + "|(?:AKIA|ASIA)[0-9A-Z]{16}"
-            + "|AIza[0-9A-Za-z_-]{35}"
-            + "|hf_[A-Za-z0-9]{20,}"
-            + "|npm_[A-Za-z0-9]{36}"
-            + "|ya29\\.[A-Za-z0-9_-]{20,}"
-            + "|eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"
-            + ")");
+    /**
+     * Prefixes of the {@link Shape#KNOWN_TOKEN} forms: only text holding one is searched for
+     * tokens. Hosts start the proxy often, and most commands hold nothing to redact.
+     */
+    private static final List<String> TOKEN_PREFIXES = List.of("sk-", "sk_", "rk_", "gh", "github_pat_", "glpat-",
+            "xox", "AKIA", "ASIA", "AIza", "hf_", "npm_", "ya29.", "eyJ");
+
+    /**
+     * The patterns, compiled on first use only: a command with nothing that looks like a
+     * secret never needs them, and compiling them would delay every start of the proxy.
+     */
+    private static final class Patterns {
+        static final Pattern PORT = Pattern.compile(
+                "(?:(?:[0-9.]+|\\[[0-9A-Fa-f:]+]):)?\\d{1,5}(?:-\\d{1,5})?(?::\\d{1,5}(?:-\\d{1,5})?)?(?:/(?:tcp|udp|sctp))?");
+        static final Pattern ENDS_WITH_SCHEME = Pattern.compile("(?i)(?:.*[\\s:])?(?:bearer|basic)\\s*");
+        static final Pattern HEADER_NAME_ALONE = Pattern.compile("\\s*([A-Za-z0-9_-]+)\\s*:\\s*");
+        static final Pattern HEADER = Pattern.compile("(\\s*)([A-Za-z0-9_-]+)(\\s*:\\s*)(\\S.*)", Pattern.DOTALL);
+        static final Pattern URL_USER = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\\s]+@");
+        static final Pattern PAIR = Pattern.compile(
+                "(^|[?&;,\\s])([A-Za-z_][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*)(\\s*=\\s*)([^&;,#\\s]*)");
+        static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer\\s+)[^\\s,;\"']+|\\b(basic\\s+)[A-Za-z0-9+/]{8,}={0,2}");
+        static final Pattern TOKEN = Pattern.compile("(?<![A-Za-z0-9])(?:"
+                + "sk-[A-Za-z0-9_-]{16,}"
+                + "|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"
+                + "|gh[pousr]_[A-Za-z0-9]{20,}"
+                + "|github_pat_[A-Za-z0-9_]{20,}"
+                + "|glpat-[A-Za-z0-9_-]{20,}"
+                + "|xox[abprs]-[A-Za-z0-9-]{10,}"
+                + "|(?:AKIA|ASIA)[0-9A-Z]{16}"
+                + "|AIza[0-9A-Za-z_-]{35}"
+                + "|hf_[A-Za-z0-9]{20,}"
+                + "|npm_[A-Za-z0-9]{36}"
+                + "|ya29\\.[A-Za-z0-9_-]{20,}"
+                + "|eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"
+                + ")");
+    }
 
     /** What an argument says about the one after it. */
     private enum Next {
@@ -133,10 +145,10 @@ public final class CommandRedactor {
             boolean isValue = switch (next) {
                 case ANY -> false;
                 case SECRET -> !arg.startsWith("--");
-                case PASSWORD_OR_PORT -> !arg.startsWith("-") && !PORT.matcher(arg).matches();
+                case PASSWORD_OR_PORT -> !arg.startsWith("-") && !Patterns.PORT.matcher(arg).matches();
                 case TOKEN -> !arg.startsWith("--");
             };
-            if (next == Next.TOKEN && SCHEME.matcher(arg).matches()) {
+            if (next == Next.TOKEN && isScheme(arg)) {
                 // "Authorization:" "Bearer" "abc": the token is the argument after the scheme.
                 out.add(arg);
                 continue;
@@ -162,7 +174,16 @@ public final class CommandRedactor {
      * such text must not be shown, whatever it was given as.
      */
     public static boolean looksLikeToken(String text) {
-        return TOKEN.matcher(text).find();
+        return mayHoldToken(text) && Patterns.TOKEN.matcher(text).find();
+    }
+
+    private static boolean mayHoldToken(String text) {
+        for (String prefix : TOKEN_PREFIXES) {
+            if (text.contains(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -177,12 +198,26 @@ public final class CommandRedactor {
                 return true;
             }
         }
-        for (String word : lower.split("[^a-z0-9]+")) {
-            if (SENSITIVE_WORDS.contains(word)) {
-                return true;
+        int start = 0;
+        for (int i = 0; i <= lower.length(); i++) {
+            if (i == lower.length() || !isWordChar(lower.charAt(i))) {
+                if (i > start && SENSITIVE_WORDS.contains(lower.substring(start, i))) {
+                    return true;
+                }
+                start = i + 1;
             }
         }
         return false;
+    }
+
+    private static boolean isWordChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    }
+
+    /** {@code Bearer} or {@code Basic} alone, any case. */
+    private static boolean isScheme(String arg) {
+        String t = arg.strip();
+        return t.equalsIgnoreCase("bearer") || t.equalsIgnoreCase("basic");
     }
 
     private static Next announces(String arg) {
@@ -192,12 +227,15 @@ public final class CommandRedactor {
         if (arg.startsWith("-") && arg.indexOf('=') < 0 && isSecretName(arg)) {
             return Next.SECRET;
         }
-        if (ENDS_WITH_SCHEME.matcher(arg).matches()) {
+        String lower = arg.toLowerCase(Locale.ROOT).strip();
+        if ((lower.endsWith("bearer") || lower.endsWith("basic")) && Patterns.ENDS_WITH_SCHEME.matcher(arg).matches()) {
             return Next.TOKEN;
         }
-        Matcher header = HEADER_NAME_ALONE.matcher(arg);
-        if (header.matches() && isSecretName(header.group(1))) {
-            return Next.TOKEN;
+        if (lower.endsWith(":")) {
+            Matcher header = Patterns.HEADER_NAME_ALONE.matcher(arg);
+            if (header.matches() && isSecretName(header.group(1))) {
+                return Next.TOKEN;
+            }
         }
         return Next.ANY;
     }
@@ -211,8 +249,11 @@ public final class CommandRedactor {
         if (!arg.startsWith("-p") || arg.length() <= 2 || arg.startsWith("--")) {
             return false;
         }
-        if (!arg.matches("-[a-z][a-z0-9-]*")) {
-            return true;
+        for (int i = 1; i < arg.length(); i++) {
+            char c = arg.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (i > 1 && ((c >= '0' && c <= '9') || c == '-')))) {
+                return true;
+            }
         }
         for (String word : arg.substring(1).split("-")) {
             if (SENSITIVE.contains(word) || SENSITIVE_WORDS.contains(word)) {
@@ -240,24 +281,52 @@ public final class CommandRedactor {
         if (header != null) {
             return header;
         }
-        String s = URL_USER.matcher(arg).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + REDACTED + "@"));
-        s = PAIR.matcher(s).replaceAll(m -> {
-            boolean query = m.group(1).equals("?") || m.group(1).equals("&");
-            boolean secret = query ? UrlRedactor.looksLikeCredential(m.group(2)) : isSecretName(m.group(2));
-            return Matcher.quoteReplacement(secret && !m.group(4).isEmpty()
-                    ? m.group(1) + m.group(2) + m.group(3) + REDACTED : m.group());
-        });
-        s = BEARER.matcher(s).replaceAll(m -> Matcher.quoteReplacement(
-                (m.group(1) != null ? m.group(1) : m.group(2)) + REDACTED));
-        return TOKEN.matcher(s).replaceAll(Matcher.quoteReplacement(REDACTED));
+        String s = arg;
+        if (s.contains("://") && s.indexOf('@') >= 0) {
+            Matcher m = Patterns.URL_USER.matcher(s);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(out, "");
+                out.append(m.group(1)).append(REDACTED).append('@');
+            }
+            s = m.appendTail(out).toString();
+        }
+        if (s.indexOf('=') >= 0) {
+            Matcher m = Patterns.PAIR.matcher(s);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                boolean query = m.group(1).equals("?") || m.group(1).equals("&");
+                boolean secret = query ? UrlRedactor.looksLikeCredential(m.group(2)) : isSecretName(m.group(2));
+                m.appendReplacement(out, "");
+                out.append(secret && !m.group(4).isEmpty() ? m.group(1) + m.group(2) + m.group(3) + REDACTED : m.group());
+            }
+            s = m.appendTail(out).toString();
+        }
+        String lower = s.toLowerCase(Locale.ROOT);
+        if (lower.contains("bearer") || lower.contains("basic")) {
+            Matcher m = Patterns.BEARER.matcher(s);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(out, "");
+                out.append(m.group(1) != null ? m.group(1) : m.group(2)).append(REDACTED);
+            }
+            s = m.appendTail(out).toString();
+        }
+        if (mayHoldToken(s)) {
+            s = Patterns.TOKEN.matcher(s).replaceAll(Matcher.quoteReplacement(REDACTED));
+        }
+        return s;
     }
 
     /** {@code Name: <redacted>} when {@code text} is a header line with a secret-looking name, else null. */
     private static String redactHeader(String text) {
-        Matcher m = HEADER.matcher(text);
+        if (text.indexOf(':') < 0) {
+            return null;
+        }
+        Matcher m = Patterns.HEADER.matcher(text);
         // "Authorization: Bearer" alone holds no secret: the token is the next argument.
         if (m.matches() && isSecretName(m.group(2)) && !m.group(4).startsWith("//")
-                && !SCHEME.matcher(m.group(4)).matches()) {
+                && !isScheme(m.group(4))) {
             return m.group(1) + m.group(2) + m.group(3) + REDACTED;
         }
         return null;
@@ -265,6 +334,12 @@ public final class CommandRedactor {
 
     /** A flag or variable name: dashes, letters, digits, {@code _} and {@code .}, nothing else. */
     private static boolean isPlainName(String name) {
-        return name.chars().allMatch(c -> c == '-' || c == '_' || c == '.' || Character.isLetterOrDigit(c));
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c == '-' || c == '_' || c == '.' || Character.isLetterOrDigit(c))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

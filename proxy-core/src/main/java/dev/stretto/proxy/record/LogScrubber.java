@@ -6,6 +6,7 @@ import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.JsonText;
 import dev.stretto.trace.log.Payload;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
@@ -31,11 +32,20 @@ final class LogScrubber {
 
     /** A scrubber for these secret values (longest first, so that a longer one wins). */
     LogScrubber(List<String> secrets) {
-        this.secrets = secrets.stream()
-                .filter(s -> s != null && s.length() >= MIN_LENGTH)
-                .distinct()
-                .sorted(Comparator.comparingInt(String::length).reversed())
-                .toList();
+        List<String> kept = new ArrayList<>();
+        for (String s : secrets) {
+            if (s != null && s.length() >= MIN_LENGTH && !kept.contains(s)) {
+                kept.add(s);
+            }
+        }
+        // No lambda here: a session without secrets builds this on the start path.
+        kept.sort(new Comparator<>() {
+            @Override
+            public int compare(String a, String b) {
+                return Integer.compare(b.length(), a.length());
+            }
+        });
+        this.secrets = List.copyOf(kept);
     }
 
     Payload scrub(Payload payload) {
