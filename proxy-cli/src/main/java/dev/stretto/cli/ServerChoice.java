@@ -21,7 +21,8 @@ sealed interface ServerChoice {
      *
      * @param env the proxy's environment, where header values are read
      * @throws UsageError when a header's variable is not set or its value cannot be sent; the
-     *                    message names the variable and the header, never the value
+     *                    message names the header, and the variable when its name looks like
+     *                    one (see {@link HeaderRef#variableShown()}), never a value
      */
     UpstreamSpec spec(Map<String, String> env) throws UsageError;
 
