@@ -64,6 +64,15 @@ final class Proc implements AutoCloseable {
         return new Proc(new ProcessBuilder(command).start(), false);
     }
 
+    /** {@code command} with exactly the environment {@code env}, nothing inherited. */
+    static Proc startWithOnly(List<String> command, Path dir, Map<String, String> env) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.directory(dir.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        return new Proc(pb.start());
+    }
+
     /** bin/stretto-proxy with {@code args}, in the test's directory, with {@code env} added. */
     static Proc proxy(Map<String, String> env, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Repo.bin("stretto-proxy")));

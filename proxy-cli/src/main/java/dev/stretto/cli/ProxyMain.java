@@ -62,11 +62,14 @@ public final class ProxyMain {
                                   send header NAME on every request, with the value of the
                                   environment variable VAR (never logged); repeatable
               --record DIR        write one log per session to DIR/<session>.jsonl (DIR is
-                                  created if missing; a leading ~ is the home directory)
+                                  created if missing, for its owner only; a leading ~ is
+                                  the home directory)
               --domain NAME       copy NAME into the log header's "domain"
               --agent-model MODEL copy MODEL into the log header's "agent_model"
-              --retain-days N     at start, delete session logs (*.jsonl, *.json) older than
-                                  N days from the --record directory
+              --retain-days N     at start, delete the proxy's own files (<session>.jsonl,
+                                  .flow.jsonl, .confirm.jsonl) older than N days under the
+                                  --record directory, except those of running sessions;
+                                  stderr says how many
               --log-level LEVEL   trace, debug, info (default), warn, error or off; the
                                   STRETTO_LOG_LEVEL variable sets it too
               --shutdown-grace SECONDS
@@ -77,6 +80,17 @@ public final class ProxyMain {
               -V, --version       print the version and exit
 
             Options take their value as the next argument or after '=' (--record=DIR).
+
+            Environment:
+              STRETTO_LOG_LEVEL   the level of the proxy's messages, as --log-level
+              STRETTO_SESSION     the log header's "host_session" (else host-<parent pid>):
+                                  set it to group the logs of one host's servers
+              HOME                what a leading ~ of --record expands to
+              PATH                where SERVER_COMMAND is looked up
+              VAR                 each variable named by --upstream-header NAME=VAR
+              STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
+              STRETTO_AOT=0       no start-up cache (the bin/stretto-proxy launcher)
+            The server inherits the proxy's environment unchanged.
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
             (128 + n if signal n ended it; 0 for --upstream once the session has ended),

@@ -36,7 +36,12 @@ class ProxyMainTest {
     @Test
     void helpGoesToStdoutAndExitsZero() {
         assertEquals(0, run("--help"));
-        assertTrue(text.toString(StandardCharsets.UTF_8).startsWith("Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND..."));
+        String help = text.toString(StandardCharsets.UTF_8);
+        assertTrue(help.startsWith("Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND..."), help);
+        for (String listed : List.of("-V, --version", "\nEnvironment:\n", "  STRETTO_LOG_LEVEL ", "  STRETTO_SESSION ",
+                "  HOME ", "  PATH ", "  STRETTO_JAVA_OPTS ", "  STRETTO_AOT=0 ")) {
+            assertTrue(help.contains(listed), listed + " is listed in:\n" + help);
+        }
         assertEquals(0, protocol.size());
     }
 

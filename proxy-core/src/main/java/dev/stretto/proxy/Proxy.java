@@ -16,7 +16,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import org.tinylog.Logger;
 
 /**
@@ -87,20 +86,31 @@ public final class Proxy {
             }
             // Hosts start the proxy in a directory nobody chose: messages name the log in full.
             dir = dir.toAbsolutePath();
-            List<String> problems = config.retainDays() == null ? List.of()
+            Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
             try {
-                logFile = SessionLogFile.create(dir, sessionId);
+                logFile = SessionLogFile.create(dir, sessionId, id -> LogHeader.of(id, started.toEpochMilli(),
+                        config.upstream().loggedCommand(), config.domain(), config.agentModel(),
+                        config.host().hostSession()).toJson());
+            } catch (SessionLogFile.HeaderNotWritten e) {
+                // A log without its header is no log: the session goes on unrecorded.
+                Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
+                        + " goes on", dir, e.getMessage());
             } catch (IOException e) {
                 throw new ProxyStartException("cannot create the session log in " + dir + ": " + Retention.describe(e), e);
             }
-            sessionId = logFile.session();
-            logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos);
-            String session = sessionId;
-            logWriter.header(() -> LogHeader.of(session, started.toEpochMilli(), config.upstream().loggedCommand(),
-                    config.domain(), config.agentModel(), config.host().hostSession()).toJson());
-            Logger.info("recording to {}", logFile.path());
-            problems.forEach(Logger::warn);
+            if (logFile != null) {
+                sessionId = logFile.session();
+                logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos,
+                        config.upstream().secretValues());
+                Logger.info("recording to {}", logFile.path());
+            }
+            if (retention != null) {
+                int days = config.retainDays();
+                Logger.info("--retain-days {}: deleted {} under {}", days, retention.deleted() == 1 ? "1 log file"
+                        : retention.deleted() + " log files", dir);
+                retention.problems().forEach(Logger::warn);
+            }
         }
 
         Upstream upstream = upstreamFor(config);

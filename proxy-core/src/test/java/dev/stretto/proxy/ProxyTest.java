@@ -316,7 +316,7 @@ class ProxyTest {
     void aLeadingTildeIsTheHomeDirectoryAndOldLogsAreRetiredAtStart(@TempDir Path home) throws Exception {
         Path logs = home.resolve("stretto/logs");
         Files.createDirectories(logs);
-        Path old = logs.resolve("old.jsonl");
+        Path old = logs.resolve("20260101T000000.000Z-999999999.jsonl");
         Files.writeString(old, "{}\n");
         Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(Duration.ofDays(3))));
         ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("cat"))

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -31,17 +30,25 @@ public final class Stretto {
     public static final String VERSION = "0.1.0";
     /** Success. */
     public static final int EXIT_OK = 0;
-    /** A file is missing, unreadable or not a session log. */
+    /**
+     * A file named on the command line is missing, unreadable or not a session log, or none
+     * of a directory's logs can be read.
+     */
     public static final int EXIT_BAD_INPUT = 1;
     /** The command line is wrong. */
     public static final int EXIT_USAGE = 2;
 
     private static final String EXIT_CODES = """
             Exit status:
-              0  success
-              1  a file is missing, cannot be read, or is not a session log
-                 (stderr: stretto: <file>:<line>: <reason>)
+              0  success, also when some logs of a directory could not be read: each of
+                 those is named on stderr and skipped (stretto: <file>:<line>: <reason>
+                 (skipped)), and the others are used
+              1  a file named on the command line is missing, cannot be read, or is not a
+                 session log (stderr: stretto: <file>:<line>: <reason>), or a directory
+                 has logs and none of them can be read
               2  usage error (stderr: stretto: <what is wrong> (see ... --help))
+            A log whose last line was cut short (the proxy was stopped while writing it)
+            is read without that line, and stderr says so.
             """;
 
     private static final String HELP = """
@@ -65,8 +72,14 @@ public final class Stretto {
                                    decisions, the lookups made and the surprise
 
             Options:
-              -h, --help     show this help (also after any command)
-              --version      print the version
+              -h, --help       show this help (also after any command)
+              -V, --version    print the version
+
+            Examples:
+              stretto sessions ~/.stretto/logs
+              stretto show ~/.stretto/logs/orders/20261129T124151.069Z-17459.jsonl
+              stretto episode --tau2 ~/.stretto/logs/orders > runs.jsonl
+              stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
             """ + EXIT_CODES;
 
@@ -78,8 +91,9 @@ public final class Stretto {
             its calls: the tool, its arguments, how long it took and its result shortened to
             one line. Failed calls are marked ERROR, calls the proxy itself refused REFUSED,
             and the proxy's own lookups (ids stretto-N) LOOKUP. Times are milliseconds after
-            the proxy started. Colours are used only on a terminal, and never when NO_COLOR
-            is set.
+            the proxy started. The heading names the domain, the agent's model when the proxy
+            was given --agent-model, and the host's client name from its initialize request.
+            Colours are used only on a terminal, and never when NO_COLOR is set.
 
             Options:
               --json       print the session's episode (JSON) instead
@@ -109,7 +123,8 @@ public final class Stretto {
             read, false is write, and no hint is generic.
 
             Options:
-              --domain NAME   the manifest's domain (default: the first log's domain, else mcp)
+              --domain NAME   the manifest's domain (default: the domain in the header of
+                              the first log, in name order; mcp when that has none)
               -h, --help      show this help
 
             """ + EXIT_CODES;
@@ -118,7 +133,9 @@ public final class Stretto {
             Usage: stretto sessions DIR
 
             Lists every session log under DIR (subdirectories too), oldest first: start time
-            (UTC), session id, domain, agent model, calls, failed calls, turns and duration.
+            (UTC), session id, domain, agent model (--agent-model, else -), the host's client
+            name (from its initialize request, else -), calls, failed calls, turns and
+            duration.
 
             Options:
               -h, --help   show this help
@@ -191,22 +208,21 @@ public final class Stretto {
         } catch (UsageException e) {
             err.println(e.line());
             return EXIT_USAGE;
-        } catch (LogFormatException e) {
-            err.println("stretto: " + e.getMessage());
-            return EXIT_BAD_INPUT;
-        } catch (NoSuchFileException e) {
-            err.println("stretto: " + e.getFile() + ": no such file or directory");
-            return EXIT_BAD_INPUT;
-        } catch (AccessDeniedException e) {
-            err.println("stretto: " + e.getFile() + ": permission denied");
-            return EXIT_BAD_INPUT;
-        } catch (NotDirectoryException e) {
-            err.println("stretto: " + e.getFile() + ": not a directory");
-            return EXIT_BAD_INPUT;
         } catch (IOException e) {
-            err.println("stretto: " + oneLine(e.getMessage() == null ? e.toString() : e.getMessage()));
+            err.println("stretto: " + describe(e));
             return EXIT_BAD_INPUT;
         }
+    }
+
+    /** One line saying what is wrong with a file, naming it. */
+    static String describe(IOException e) {
+        return switch (e) {
+            case LogFormatException f -> f.getMessage();
+            case NoSuchFileException f -> f.getFile() + ": no such file or directory";
+            case AccessDeniedException f -> f.getFile() + ": permission denied";
+            case NotDirectoryException f -> f.getFile() + ": not a directory";
+            default -> oneLine(e.getMessage() == null ? e.toString() : e.getMessage());
+        };
     }
 
     private static String oneLine(String s) {
@@ -218,6 +234,7 @@ public final class Stretto {
         if (args.length == 0) {
             throw new UsageException(null, "no command given");
         }
+        LogFiles files = new LogFiles(err);
         String command = args[0];
         switch (command) {
             case "-h", "--help", "help" -> {
@@ -234,7 +251,7 @@ public final class Stretto {
                     return EXIT_OK;
                 }
                 Path log = single(command, a, "LOG");
-                Timeline timeline = Timeline.of(readLog(log));
+                Timeline timeline = Timeline.of(files.read(log));
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());
                 } else {
@@ -250,7 +267,7 @@ public final class Stretto {
                 if (a.operands().isEmpty()) {
                     throw new UsageException(command, "no LOG given");
                 }
-                for (SessionLog log : readAll(a.operands())) {
+                for (SessionLog log : readAll(files, a.operands())) {
                     Timeline timeline = Timeline.of(log);
                     out.println(a.has("--tau2") ? Tau2Simulation.toJson(timeline, 0.0) : timeline.episode().toJson());
                 }
@@ -262,10 +279,11 @@ public final class Stretto {
                     return EXIT_OK;
                 }
                 Path source = single(command, a, "LOG or DIR");
-                List<SessionLog> logs = readAll(List.of(source.toString()));
+                List<SessionLog> logs = readAll(files, List.of(source.toString()));
                 String domain = a.values().get("--domain");
                 if (domain == null) {
-                    domain = logs.stream().map(l -> l.header().domain()).filter(d -> d != null).findFirst().orElse("mcp");
+                    domain = logs.isEmpty() || logs.getFirst().header().domain() == null
+                            ? "mcp" : logs.getFirst().header().domain();
                 }
                 out.print(Manifest.of(logs, domain).toJson());
                 return EXIT_OK;
@@ -283,8 +301,8 @@ public final class Stretto {
                     throw new UsageException(command, dir + " is not a directory");
                 }
                 List<Timeline> timelines = new ArrayList<>();
-                for (Path p : SessionLog.logFilesRecursively(dir)) {
-                    timelines.add(Timeline.of(readLog(p)));
+                for (SessionLog log : files.readEach(dir, SessionLog.logFilesRecursively(dir))) {
+                    timelines.add(Timeline.of(log));
                 }
                 timelines.sort(Comparator.comparingLong((Timeline t) -> t.header().startedUnixMs())
                         .thenComparing(t -> t.header().session()));
@@ -337,33 +355,16 @@ public final class Stretto {
     }
 
     /** Reads each operand: a log file, or every log directly in a directory. */
-    private static List<SessionLog> readAll(List<String> operands) throws IOException {
+    private static List<SessionLog> readAll(LogFiles files, List<String> operands) throws IOException {
         List<SessionLog> logs = new ArrayList<>();
         for (String o : operands) {
             Path p = Path.of(o);
             if (Files.isDirectory(p)) {
-                logs.addAll(SessionLog.readDirectory(p));
+                logs.addAll(files.readEach(p, SessionLog.logFiles(p)));
             } else {
-                logs.add(readLog(p));
+                logs.add(files.read(p));
             }
         }
         return logs;
-    }
-
-    /**
-     * Reads one log file. The JDK's own message for some failures (a directory read as a
-     * file) does not name the file, so every failure here is made to.
-     */
-    private static SessionLog readLog(Path p) throws IOException {
-        if (Files.isDirectory(p)) {
-            throw new IOException(p + ": is a directory, not a session log");
-        }
-        try {
-            return SessionLog.read(p);
-        } catch (FileSystemException | LogFormatException namesItsFile) {
-            throw namesItsFile;
-        } catch (IOException e) {
-            throw new IOException(p + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
-        }
     }
 }

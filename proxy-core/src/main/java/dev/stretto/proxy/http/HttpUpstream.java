@@ -143,9 +143,21 @@ public final class HttpUpstream implements Upstream {
      *                                  message never shows user info or query values
      */
     public static URI parseEndpoint(String text) {
+        String url = text.strip();
+        if (!url.contains("://")) {
+            // "localhost:8080/mcp" would parse as the scheme "localhost".
+            String shown = "";
+            try {
+                shown = " (write http://" + UrlRedactor.redact(new URI("http://" + url)).substring("http://".length())
+                        + " or https://...)";
+            } catch (java.net.URISyntaxException | RuntimeException e) {
+                // Not even that would be a URL: nothing to suggest.
+            }
+            throw new IllegalArgumentException("the upstream URL has no scheme" + shown);
+        }
         URI uri;
         try {
-            uri = new URI(text.strip());
+            uri = new URI(url);
         } catch (java.net.URISyntaxException e) {
             throw new IllegalArgumentException("the upstream URL is not a valid URL");
         }
@@ -444,10 +456,18 @@ public final class HttpUpstream implements Upstream {
     private static URI checked(URI endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
         String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme().toLowerCase(Locale.ROOT);
-        if (!endpoint.isAbsolute() || endpoint.isOpaque() || !(scheme.equals("http") || scheme.equals("https"))
-                || endpoint.getHost() == null) {
+        if (!endpoint.isAbsolute() || endpoint.isOpaque() || !(scheme.equals("http") || scheme.equals("https"))) {
             throw new IllegalArgumentException("the upstream must be an http:// or https:// URL with a host, not "
                     + UrlRedactor.redact(endpoint));
+        }
+        // java.net.URI takes an authority it cannot read as host and port (a port too large
+        // for an int, a host with '_') for a name without a host.
+        if (endpoint.getHost() == null) {
+            throw new IllegalArgumentException("the upstream URL has no valid host and port: " + UrlRedactor.redact(endpoint));
+        }
+        if (endpoint.getPort() == 0 || endpoint.getPort() > 65535) {
+            throw new IllegalArgumentException("the upstream URL's port " + endpoint.getPort()
+                    + " is out of range (1 to 65535)");
         }
         return endpoint;
     }

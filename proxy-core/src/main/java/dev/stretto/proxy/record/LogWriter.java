@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
@@ -18,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import org.tinylog.Logger;
 
 /**
@@ -56,7 +56,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
     /** How long a pump waits for room in the queue before the stall is reported. */
     static final Duration STALL_WARNING = Duration.ofSeconds(1);
 
-    private static final Item END = new Item(-1, null, null, null, 0);
+    private static final Item END = new Item(-1, null, null, 0);
     private static final Consumer<String> WARN = message -> Logger.warn((Object) message);
     private static final Consumer<String> ERROR = message -> Logger.error((Object) message);
 
@@ -72,6 +72,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private final Runnable afterFlush;
     private final Consumer<String> warn;
     private final Consumer<String> error;
+    private final LogScrubber scrubber;
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock.
     private boolean closed;
@@ -85,18 +86,34 @@ public final class LogWriter implements Recorder, Callable<Void> {
      * {@code t_ms} counts from {@code startNanos} on the {@code nanoTime} clock.
      */
     public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos) {
+        this(path, out, nanoTime, startNanos, List.of());
+    }
+
+    /**
+     * A writer like {@link #LogWriter(Path, OutputStream, LongSupplier, long)} that writes
+     * {@code <redacted>} in place of each of {@code secrets} in the lines it logs (see
+     * {@link LogScrubber}): what the server echoes of the proxy's own credentials.
+     */
+    public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, List<String> secrets) {
         this(path, out, nanoTime, startNanos, DEFAULT_CAPACITY, DEFAULT_BYTE_BUDGET, () -> {
-        }, WARN, ERROR);
+        }, WARN, ERROR, new LogScrubber(secrets));
     }
 
     // Tests pass a small capacity and a hook that runs on the writer thread after each flush.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {
-        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush, WARN, ERROR);
+        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush, WARN, ERROR,
+                LogScrubber.NONE);
     }
 
     // Tests also pass a small byte budget, and see the warnings and errors the writer reports.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, int byteBudget,
               Runnable afterFlush, Consumer<String> warn, Consumer<String> error) {
+        this(path, out, nanoTime, startNanos, capacity, byteBudget, afterFlush, warn, error, LogScrubber.NONE);
+    }
+
+    private LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity,
+                      int byteBudget, Runnable afterFlush, Consumer<String> warn, Consumer<String> error,
+                      LogScrubber scrubber) {
         this.path = path;
         this.out = new BufferedOutputStream(out, 64 * 1024);
         this.nanoTime = nanoTime;
@@ -107,16 +124,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
         this.afterFlush = afterFlush;
         this.warn = warn;
         this.error = error;
-    }
-
-    /**
-     * Queues the header line, to be written first. It is made on the writer thread: building
-     * it loads the JSON classes, which would otherwise delay the server's start.
-     */
-    public void header(Supplier<String> headerJson) {
-        if (!queue.offer(new Item(-1, null, null, headerJson, 0))) {
-            throw new IllegalStateException("the header must be queued before any line");
-        }
+        this.scrubber = scrubber;
     }
 
     @Override
@@ -127,7 +135,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 return false;
             }
             long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(tMs, from, line.bytes(), null, Math.min(line.bytes().length, byteBudget)));
+            enqueue(new Item(tMs, from, line.bytes(), Math.min(line.bytes().length, byteBudget)));
             return true;
         } finally {
             lock.unlock();
@@ -234,12 +242,11 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
         byte[] entry;
         try {
-            String json = item.header != null ? item.header.get()
-                    : new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
+            String json = new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.bytes))).toJson();
             entry = json.getBytes(StandardCharsets.UTF_8);
         } catch (RuntimeException | OutOfMemoryError e) {
-            // A line too big for the heap, or a header that cannot be written: the log stops
-            // here, but this thread must go on emptying the queue or the pumps would wait on it.
+            // A line too big for the heap: the log stops here, but this thread must go on
+            // emptying the queue or the pumps would wait on it.
             fail(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
             return;
         }
@@ -276,6 +283,6 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
     }
 
-    private record Item(long tMs, Source from, byte[] bytes, Supplier<String> header, int cost) {
+    private record Item(long tMs, Source from, byte[] bytes, int cost) {
     }
 }

@@ -211,49 +211,6 @@ class LogWriterTest {
     }
 
     @Test
-    void anEntryThatCannotBeFormattedStopsTheLogNotTheRecorders() throws Exception {
-        // Invariant 5: whatever goes wrong with the log, forwarding goes on. A writer thread
-        // that died would leave the pumps waiting forever on its full queue.
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime(), 2, () -> {
-        });
-        w.header(() -> {
-            throw new IllegalStateException("cannot write header field domain");
-        });
-        java.util.concurrent.FutureTask<Void> writer = new java.util.concurrent.FutureTask<>(w);
-        Thread.ofVirtual().start(writer);
-        Thread producer = Thread.ofVirtual().start(() -> {
-            for (int i = 0; i < 50; i++) {
-                try {
-                    w.record(Source.SERVER, line("{\"n\":" + i + "}"));
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        boolean producerDone = producer.join(java.time.Duration.ofSeconds(10));
-        producer.interrupt();
-        assertTrue(producerDone, "the recorders were left waiting on a dead writer");
-        w.close();
-        writer.get(10, SECONDS);
-        assertEquals(0, out.size(), "a log without its header was written");
-    }
-
-    @Test
-    void headerIsTheFirstLine() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime());
-        w.header(() -> "{\"stretto_mcp_log\":2}");
-        Thread writer = Thread.ofVirtual().start(w::call);
-        w.record(Source.CLIENT, new Line("{\"a\":1}\r".getBytes(StandardCharsets.UTF_8), true));
-        w.close();
-        writer.join();
-        String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
-        assertEquals("{\"stretto_mcp_log\":2}", lines[0]);
-        assertTrue(lines[1].matches("\\{\"t_ms\":\\d+,\"from\":\"client\",\"message\":\\{\"a\":1}}"), lines[1]);
-    }
-
-    @Test
     void linesWaitingForTheDiskAreBoundedByBytesTooAndNoneIsDropped() throws Exception {
         SyncBytes out = new SyncBytes();
         // Room for 1024 lines but only 10 bytes: the second 8-byte line must wait for the writer.

@@ -358,6 +358,6 @@ final class TimelineBuilder {
         String domain = log.header().domain() != null ? log.header().domain() : "mcp";
         String agent = log.header().agentModel() != null ? log.header().agentModel()
                 : clientName != null ? clientName : "unknown";
-        return new Timeline(log.header(), domain, agent, frozenSteps, frozenTurns, lastMs);
+        return new Timeline(log.header(), domain, agent, clientName, frozenSteps, frozenTurns, lastMs);
     }
 }

@@ -1,14 +1,22 @@
 package dev.stretto.trace.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ContainerNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.trace.log.JsonText;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +66,7 @@ public final class CanonicalJson {
      */
     public static JsonNode parse(String json) {
         try (var p = FACTORY.createParser(json)) {
-            JsonNode node = MAPPER.readTree(p);
+            JsonNode node = readTree(p);
             if (node == null || p.nextToken() != null) {
                 throw new IllegalArgumentException("not exactly one JSON value");
             }
@@ -68,6 +76,68 @@ public final class CanonicalJson {
                     ? jpe.getOriginalMessage() : e.getMessage();
             throw new IllegalArgumentException(reason, e);
         }
+    }
+
+    /**
+     * Reads the next JSON value of {@code p} into a tree as serde_json reads it, which writing
+     * it back must match: an integer written {@code -0} is the float {@code -0.0} there (and
+     * written back so), where Jackson would make it the integer 0. Iterative, so a deeply
+     * nested value cannot exhaust the stack.
+     *
+     * @return the value, or null at the end of the input
+     * @throws IOException when the text is not JSON
+     */
+    public static JsonNode readTree(JsonParser p) throws IOException {
+        JsonNodeFactory nodes = JsonNodeFactory.instance;
+        Deque<ContainerNode<?>> open = new ArrayDeque<>();
+        Deque<String> names = new ArrayDeque<>();
+        JsonToken t = p.currentToken() == null ? p.nextToken() : p.currentToken();
+        while (t != null) {
+            JsonNode value;
+            switch (t) {
+                case START_OBJECT -> {
+                    open.push(nodes.objectNode());
+                    t = p.nextToken();
+                    continue;
+                }
+                case START_ARRAY -> {
+                    open.push(nodes.arrayNode());
+                    t = p.nextToken();
+                    continue;
+                }
+                case FIELD_NAME -> {
+                    names.push(p.currentName());
+                    t = p.nextToken();
+                    continue;
+                }
+                case END_OBJECT, END_ARRAY -> value = open.pop();
+                case VALUE_STRING -> value = nodes.textNode(p.getText());
+                case VALUE_NUMBER_INT -> value = "-0".equals(p.getText()) ? nodes.numberNode(-0.0)
+                        : switch (p.getNumberType()) {
+                            case INT -> nodes.numberNode(p.getIntValue());
+                            case LONG -> nodes.numberNode(p.getLongValue());
+                            default -> nodes.numberNode(p.getBigIntegerValue());
+                        };
+                case VALUE_NUMBER_FLOAT -> value = nodes.numberNode(p.getDoubleValue());
+                case VALUE_TRUE -> value = nodes.booleanNode(true);
+                case VALUE_FALSE -> value = nodes.booleanNode(false);
+                case VALUE_NULL -> value = nodes.nullNode();
+                default -> throw new IOException("unexpected " + t + " in JSON");
+            }
+            if (open.isEmpty()) {
+                return value;
+            }
+            switch (open.peek()) {
+                case ObjectNode o -> o.set(names.pop(), value);
+                case ArrayNode a -> a.add(value);
+                default -> throw new IllegalStateException();
+            }
+            t = p.nextToken();
+        }
+        if (!open.isEmpty()) {
+            throw new IOException("the JSON ends inside an array or object");
+        }
+        return null;
     }
 
     /** Returns {@code value} as compact JSON with sorted keys and Rust number spelling. */

@@ -50,6 +50,26 @@ class CanonicalJsonTest {
                 "[18446744073709551615,-9223372036854775808,100000000000000000000]")));
     }
 
+    /** Formats section 1: serde_json reads the integer -0 as the float -0.0 and writes it so. */
+    @Test
+    void theIntegerMinusZeroIsWrittenAsSerdeJsonWritesIt() {
+        assertEquals("{\"a\":-0.0,\"b\":[0,-0.0,-0.0,0.0,-1],\"c\":{\"d\":-0.0}}", CanonicalJson.write(CanonicalJson.parse(
+                "{\"b\":[0,-0,-0.0,0.0,-1],\"a\":-0,\"c\":{\"d\":-0}}")));
+        assertEquals("-0.0", CanonicalJson.write(CanonicalJson.parse("-0")));
+    }
+
+    @Test
+    void deeplyNestedValuesAreReadWithoutRecursion() {
+        int depth = 100_000;
+        String deep = "[".repeat(depth) + "]".repeat(depth);
+        com.fasterxml.jackson.databind.JsonNode node = CanonicalJson.parse(deep);
+        int levels = 0;
+        for (; node.isArray() && levels <= depth; node = node.path(0)) {
+            levels++;
+        }
+        assertEquals(depth, levels);
+    }
+
     @Test
     void keysSortByCodePoint() {
         // U+FF21 sorts before U+1F600 by code point, though not by UTF-16 unit.
