@@ -244,6 +244,63 @@ class ProxyTest {
         assertEquals(expected, logged.subList(0, expected.size()), "every line the host received is logged, in order");
     }
 
+    /**
+     * Issue 13: the child used to be still alive when {@code Proxy.run} threw (11 of 20 times):
+     * SIGKILL was sent, but its effect not waited for. Each round interrupts a session whose
+     * server is busy with the host's request, and looks at the server and its child at the
+     * very moment the exception arrives; one server in three ignores SIGTERM.
+     */
+    @Test
+    void anInterruptedSessionWithASlowServerThrowsPromptlyWithTheServerAndItsChildAlreadyGone(@TempDir Path tmp)
+            throws Exception {
+        for (int round = 0; round < 12; round++) {
+            String trap = round % 3 == 2 ? "trap '' TERM; " : "";
+            ProxyConfig config = sh(trap + "echo $$; sleep 1000 & echo $!; read line; echo got; sleep 30; echo late")
+                    .record(tmp.resolve("r" + round)).build();
+            java.util.concurrent.LinkedBlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+            ByteArrayOutputStream out = new LineCollector(lines);
+            OpenInput in = new OpenInput(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n"));
+            java.util.concurrent.CompletableFuture<String> atThrow = new java.util.concurrent.CompletableFuture<>();
+            long[] pids = new long[2];
+            Thread runner = Thread.ofPlatform().start(() -> {
+                try {
+                    Proxy.run(config, in, out);
+                    atThrow.complete("returned instead of throwing");
+                } catch (InterruptedException e) {
+                    // Looked at before anything else happens: no waiting for an exit here.
+                    atThrow.complete("server alive: " + ProcessHandle.of(pids[0]).map(ProcessHandle::isAlive).orElse(false)
+                            + ", its child alive: " + ProcessHandle.of(pids[1]).map(ProcessHandle::isAlive).orElse(false));
+                } catch (Exception e) {
+                    atThrow.completeExceptionally(e);
+                }
+            });
+            pids[0] = Long.parseLong(poll(lines));
+            pids[1] = Long.parseLong(poll(lines));
+            assertEquals("got", poll(lines));
+            long interrupted = System.nanoTime();
+            runner.interrupt();
+            String seen = atThrow.get(10, TimeUnit.SECONDS);
+            long tookMs = (System.nanoTime() - interrupted) / 1_000_000;
+            in.close();
+            assertEquals("server alive: false, its child alive: false", seen, "round " + round);
+            assertTrue(tookMs < 3000, "round " + round + ": the interrupted session took " + tookMs + " ms to throw");
+            List<String> log = Files.readAllLines(logsIn(tmp.resolve("r" + round)).getFirst(), StandardCharsets.UTF_8);
+            // The request and the pids cross in either order; each line is logged once.
+            List<String> entries = log.subList(1, log.size()).stream()
+                    .map(l -> l.replaceFirst("\\{\"t_ms\":\\d+,", "{")).sorted().toList();
+            assertEquals(Stream.of("{\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}}",
+                    "{\"from\":\"server\",\"message\":" + pids[0] + "}", "{\"from\":\"server\",\"message\":" + pids[1] + "}",
+                    "{\"from\":\"server\",\"raw\":\"got\"}").sorted().toList(), entries,
+                    "round " + round + ": the log holds the request and the server's three lines");
+        }
+    }
+
+    private static String poll(java.util.concurrent.BlockingQueue<String> lines) throws InterruptedException {
+        String line = lines.poll(10, TimeUnit.SECONDS);
+        assertTrue(line != null, "the server wrote nothing within 10 s");
+        return line;
+    }
+
     @Test
     void aServerThatCannotStartLeavesNoLog(@TempDir Path tmp) throws Exception {
         ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("stretto-no-such-server"))
