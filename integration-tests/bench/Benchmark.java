@@ -3,6 +3,7 @@
 // Every figure is a ratio against a baseline measured in the same run, interleaved with
 // it, because the machines here are noisy: the demo server on its own is the baseline,
 // and the same work goes through stretto-proxy in front of it (passive, then recording).
+// -Dagainst=DIR adds the proxy of another checkout (its jars built) to the same rounds.
 //
 //   start-up    time from process start to the initialize answer (median of N runs)
 //   throughput  wall time of a pipelined burst of tools/call (no delay)
@@ -35,10 +36,18 @@ public class Benchmark {
         String demo = root.resolve("bin/stretto-mcp-demo").toString();
         String proxy = root.resolve("bin/stretto-proxy").toString();
         Path logs = Files.createTempDirectory("stretto-bench-logs");
-        List<Setup> setups = List.of(
+        List<Setup> setups = new ArrayList<>(List.of(
                 new Setup("demo alone (baseline)", List.of(demo)),
                 new Setup("proxy, passive", List.of(proxy, "--", demo)),
-                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo)));
+                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo))));
+        // Another checkout's proxy (a change's base, say), in front of the same demo, measured
+        // in the same rounds: a before/after comparison the machine's drift cannot skew.
+        String against = System.getProperty("against");
+        if (against != null) {
+            String other = Path.of(against).toAbsolutePath().normalize().resolve("bin/stretto-proxy").toString();
+            setups.add(new Setup("against, passive", List.of(other, "--", demo)));
+            setups.add(new Setup("against, --record", List.of(other, "--record", logs.toString(), "--", demo)));
+        }
 
         int n = setups.size();
         double[][] startup = new double[n][rounds];

@@ -120,7 +120,7 @@ public final class Proxy {
             Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
                     config.shutdown().hostStall());
             try {
-                return session.run();
+                return session.run().status();
             } catch (IOException e) {
                 if (logFile != null) {
                     logFile.discard();

@@ -16,8 +16,8 @@ import org.tinylog.Logger;
  * reads blocks for good and cannot be interrupted, and no thread of the session may be caught
  * in one, or the session could never end.
  *
- * <p>Threads. Any thread calls {@link #write} (the session's sink does so under its lock, so
- * lines keep the log's order); it queues the line and returns. The writer, a daemon thread
+ * <p>Threads. The session's upstream pump calls {@link #write} (one caller, so lines keep the
+ * log's order); it queues the line and returns. The writer, a daemon thread
  * named by {@link #start} and outside the session's scope, takes the lines in order, writes
  * each with its terminator and flushes whenever it has caught up, so the host sees each line
  * as soon as it is complete. It ends after {@link #close()}, once the line it is writing is
@@ -105,6 +105,19 @@ final class HostOutput {
                 changed.awaitNanos(left);
             }
             return 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * How long the host has taken nothing while lines wait for it (counted as for {@link
+     * #awaitDelivered}); 0 when nothing waits.
+     */
+    long stalledNanos() {
+        lock.lock();
+        try {
+            return busy || !queue.isEmpty() ? System.nanoTime() - lastProgressNanos : 0;
         } finally {
             lock.unlock();
         }

@@ -1,5 +1,8 @@
 package dev.stretto.proxy.upstream;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +20,11 @@ import org.tinylog.Logger;
  * its orphans can no longer be found through it; ending the tree forcibly then still reaches
  * them. Thread-safe.
  *
- * <p>A process counts as gone only once {@link ProcessHandle#isAlive()} says so, which for the
- * JDK is when it has been reaped, not when it died: a process killed a moment ago is a zombie
- * until its parent (or init, once its parent has died too) collects it. Whoever ends the tree
- * waits for that, so that nothing of it is seen alive afterwards.
+ * <p>Whoever ends the tree waits until it is gone: dead, not merely signalled. The JDK calls a
+ * process alive until it has been reaped, and a process that died is a zombie until its parent
+ * collects it: the JDK does so at once for the child it started, but the child's own children
+ * are collected by whoever inherits them (init, which in a container may take a second), so a
+ * zombie counts as gone ({@link #isGone}).
  */
 final class ProcessTree {
 
@@ -101,7 +105,7 @@ final class ProcessTree {
 
     private static boolean awaitGone(List<ProcessHandle> all, long deadline) throws InterruptedException {
         for (ProcessHandle h : all) {
-            while (h.isAlive()) {
+            while (!isGone(h)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -114,6 +118,25 @@ final class ProcessTree {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether {@code h} has ended: the JDK no longer sees it alive, or it is a zombie (dead,
+     * waiting for its parent to collect it; told by its state in {@code /proc}, where there is one).
+     */
+    static boolean isGone(ProcessHandle h) {
+        if (!h.isAlive()) {
+            return true;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(h.pid()), "stat"));
+            // "pid (comm) S ...": the name may hold anything, so the state follows its last ')'.
+            int close = stat.lastIndexOf(')');
+            return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 'Z';
+        } catch (IOException | RuntimeException e) {
+            // Gone since (the file went with it), or no /proc here: the JDK's word stands.
+            return !h.isAlive();
+        }
     }
 
     /** Whether anything of the tree is still alive. */
