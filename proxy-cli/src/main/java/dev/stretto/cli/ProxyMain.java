@@ -217,7 +217,7 @@ public final class ProxyMain {
             config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
         try {
-            return Proxy.run(config.build(), in, out);
+            return Proxy.run(config.build(), in, out).exitStatus();
         } catch (ProxyStartException e) {
             Logger.error(e.getMessage());
             return PROXY_FAILED;

@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.record.LogFileSink;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.record.Retention;
@@ -15,7 +16,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.tinylog.Logger;
 
 /**
@@ -27,7 +31,7 @@ import org.tinylog.Logger;
  *         .domain("orders")
  *         .host(HostEnvironment.of(System.getenv(), -1))
  *         .build();
- * int status = Proxy.run(config, hostIn, hostOut);
+ * SessionResult result = Proxy.run(config, hostIn, hostOut);   // result.exitStatus(), ...
  * }</pre>
  *
  * <p>The proxy forwards every line from {@code hostIn} to the server and every line from the
@@ -38,6 +42,9 @@ import org.tinylog.Logger;
  * keeps static state, so several sessions may run in one process.
  */
 public final class Proxy {
+
+    /** The exit status of a session that was interrupted, as shells report a command stopped by SIGINT. */
+    static final int INTERRUPTED_STATUS = 130;
 
     private Proxy() {
     }
@@ -51,29 +58,31 @@ public final class Proxy {
      * lines {@code hostOut} takes none of for {@link ShutdownTimings#hostStall()} are given up.
      *
      * <p>Interrupting the calling thread stops the session: it reads nothing more, writes out
-     * the log, ends the server, and throws {@link InterruptedException}; every line written to
-     * {@code hostOut} is in the log then.
+     * the log, ends the server (a child and everything it started are gone, not merely
+     * signalled, when this throws), and throws {@link InterruptedException}; every line
+     * written to {@code hostOut} is in the log then.
      *
      * <p>{@code hostIn} is read by a daemon thread, and {@code hostOut} written by one; when the
      * session ends, the reader stays blocked in its read until the stream ends or is closed,
      * and the writer in a write {@code hostOut} never takes, and then they stop. Neither stream
      * is closed here.
      *
-     * @return the exit status: the server's ({@code 128 + n} when signal {@code n} ended a
-     *         child), 0 for an HTTP server, 125 when the proxy failed during the session
+     * @return how the session went: {@link SessionResult#exitStatus()} is the server's status
+     *         ({@code 128 + n} when signal {@code n} ended a child; 0 for an HTTP or in-process
+     *         server), or 125 when the proxy failed during the session
      * @throws ProxyStartException  when the session could not start (log not creatable, server
-     *                              not startable); no log is left behind
+     *                              not startable, a sink refused it); no log is left behind
      * @throws InterruptedException when the calling thread was interrupted: the session stopped,
      *                              with the log complete and the server ended
      */
-    public static int run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
+    public static SessionResult run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
             throws ProxyStartException, InterruptedException {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         String sessionId = SessionId.of(started, ProcessHandle.current().pid());
 
-        SessionLogFile logFile = null;
-        LogWriter logWriter = null;
+        List<RecordingSink> sinks = new ArrayList<>();
+        Path logPath = null;
         if (config.recordDir() != null) {
             Path dir = expandHome(config.recordDir(), config.host().home());
             if (startsWithOtherUsersHome(dir)) {
@@ -88,22 +97,23 @@ public final class Proxy {
             dir = dir.toAbsolutePath();
             Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
+            SessionLogFile logFile;
             try {
-                logFile = SessionLogFile.create(dir, sessionId, id -> LogHeader.of(id, started.toEpochMilli(),
-                        config.upstream().loggedCommand(), config.domain(), config.agentModel(),
-                        config.host().hostSession()).toJson());
-            } catch (SessionLogFile.HeaderNotWritten e) {
-                // A log without its header is no log: the session goes on unrecorded.
-                Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
-                        + " goes on", dir, e.getMessage());
+                logFile = SessionLogFile.create(dir, sessionId);
             } catch (IOException e) {
                 throw new ProxyStartException("cannot create the session log in " + dir + ": " + Retention.describe(e), e);
             }
-            if (logFile != null) {
-                sessionId = logFile.session();
-                logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos,
-                        config.upstream().secretValues());
-                Logger.info("recording to {}", logFile.path());
+            sessionId = logFile.session();
+            LogFileSink fileSink = new LogFileSink(logFile);
+            try {
+                fileSink.open(header(config, sessionId, started));
+                sinks.add(fileSink);
+                logPath = logFile.path();
+                Logger.info("recording to {}", logPath);
+            } catch (LogFileSink.HeaderNotWritten e) {
+                // A log without its header is no log: the session goes on unrecorded.
+                Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
+                        + " goes on", dir, e.getMessage());
             }
             if (retention != null) {
                 int days = config.retainDays();
@@ -112,23 +122,86 @@ public final class Proxy {
                 retention.problems().forEach(Logger::warn);
             }
         }
+        openSinks(config, sessionId, started, sinks);
 
+        LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null
+                : new LogWriter(sinks, config.listener(), System::nanoTime, startNanos, config.upstream().secretValues());
         Upstream upstream = upstreamFor(config);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
         try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
             Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
                     config.shutdown().hostStall());
+            SessionResult result;
             try {
-                return session.run().status();
+                Session.Outcome outcome = session.run();
+                result = result(outcome.status(), outcome.reason(), outcome.failure(), sessionId, logPath, session,
+                        started, startNanos);
             } catch (IOException e) {
-                if (logFile != null) {
-                    logFile.discard();
-                }
+                sinks.forEach(Proxy::discard);
                 String message = e instanceof dev.stretto.proxy.upstream.UpstreamStartException
                         ? e.getMessage() : "cannot start the server: " + Retention.describe(e);
                 throw new ProxyStartException(message, e);
+            } catch (InterruptedException e) {
+                tellEnded(config.listener(), result(INTERRUPTED_STATUS, EndReason.INTERRUPTED, null, sessionId, logPath,
+                        session, started, startNanos));
+                throw e;
             }
+            tellEnded(config.listener(), result);
+            return result;
+        }
+    }
+
+    private static LogHeader header(ProxyConfig config, String sessionId, Instant started) {
+        return LogHeader.of(sessionId, started.toEpochMilli(), config.upstream().loggedCommand(), config.domain(),
+                config.agentModel(), config.host().hostSession());
+    }
+
+    // The program's own sinks, after the log file (whose name may have changed the session id).
+    private static void openSinks(ProxyConfig config, String sessionId, Instant started, List<RecordingSink> sinks)
+            throws ProxyStartException {
+        if (config.sinks().isEmpty()) {
+            return;
+        }
+        LogHeader header = header(config, sessionId, started);
+        for (RecordingSink sink : config.sinks()) {
+            try {
+                sink.open(header);
+            } catch (IOException | RuntimeException e) {
+                sinks.forEach(Proxy::discard);
+                throw new ProxyStartException("cannot start recording to " + LogWriter.name(sink) + ": "
+                        + (e instanceof IOException io ? Retention.describe(io) : String.valueOf(e.getMessage())), e);
+            }
+            sinks.add(sink);
+        }
+    }
+
+    private static void discard(RecordingSink sink) {
+        try {
+            sink.discard();
+        } catch (IOException | RuntimeException e) {
+            Logger.debug(e, "discarding {} failed", sink);
+        }
+    }
+
+    private static SessionResult result(int status, EndReason reason, Throwable failure, String sessionId, Path logPath,
+                                        Session session, Instant started, long startNanos) {
+        long now = System.nanoTime();
+        long firstServerLine = session.firstServerLineNanos();
+        return new SessionResult(status, reason, failure, sessionId, logPath, session.lineCounts(), started,
+                Duration.ofNanos(now - startNanos),
+                firstServerLine == Long.MIN_VALUE ? null : Duration.ofNanos(firstServerLine - startNanos));
+    }
+
+    private static void tellEnded(SessionListener listener, SessionResult result) {
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.ended(result);
+        } catch (RuntimeException e) {
+            Logger.warn("the session listener failed at the end of the session ({})", e.getMessage());
+            Logger.debug(e, "listener failure");
         }
     }
 

@@ -94,7 +94,8 @@ class HttpSessionTest {
             String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             int status = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                    () -> Proxy.run(config, new ByteArrayInputStream(ping.getBytes(StandardCharsets.UTF_8)), out));
+                    () -> Proxy.run(config, new ByteArrayInputStream(ping.getBytes(StandardCharsets.UTF_8)), out)
+                            .exitStatus());
             assertEquals(0, status);
             assertEquals(answer + "\n", out.toString(StandardCharsets.UTF_8), "the host gets every byte");
 
@@ -127,7 +128,8 @@ class HttpSessionTest {
                 .build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                () -> Proxy.run(config, new ByteArrayInputStream((init + "\n").getBytes(StandardCharsets.UTF_8)), out));
+                () -> Proxy.run(config, new ByteArrayInputStream((init + "\n").getBytes(StandardCharsets.UTF_8)), out)
+                        .exitStatus());
 
         assertEquals(0, status);
         String answer = "{\"error\":{\"code\":-32000,\"message\":\"upstream unreachable: connection refused\"},"

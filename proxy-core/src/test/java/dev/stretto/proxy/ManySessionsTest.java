@@ -56,7 +56,7 @@ class ManySessionsTest {
                         }
                     });
                     int status = Proxy.run(ProxyConfig.builder(UpstreamSpec.Command.of("cat")).build(), in,
-                            new LineCollector(lines));
+                            new LineCollector(lines)).exitStatus();
                     if (status != 0) {
                         wrong.add("status " + status + " for " + request);
                     }

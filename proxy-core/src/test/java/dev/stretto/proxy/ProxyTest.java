@@ -42,7 +42,7 @@ class ProxyTest {
     }
 
     private static int run(ProxyConfig config, java.io.InputStream in, ByteArrayOutputStream out) {
-        return assertTimeoutPreemptively(LIMIT, () -> Proxy.run(config, in, out));
+        return assertTimeoutPreemptively(LIMIT, () -> Proxy.run(config, in, out).exitStatus());
     }
 
     /** Everything awkward a host may send, ending in a line without its newline. */
@@ -212,7 +212,7 @@ class ProxyTest {
             }
         };
         java.util.concurrent.FutureTask<Integer> session = new java.util.concurrent.FutureTask<>(
-                () -> Proxy.run(config, endless, received));
+                () -> Proxy.run(config, endless, received).exitStatus());
         Thread runner = Thread.ofPlatform().start(session);
         for (int i = 0; i < 50; i++) {
             assertTrue(newlines.poll(10, TimeUnit.SECONDS) != null, "lines stopped flowing");
