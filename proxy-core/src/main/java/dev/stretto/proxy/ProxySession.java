@@ -10,6 +10,7 @@ import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.session.Session;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.upstream.ChildProcessUpstream;
+import dev.stretto.proxy.upstream.StreamUpstream;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.LogHeader;
 import java.io.IOException;
@@ -178,6 +179,9 @@ final class ProxySession {
         }
         if (spec instanceof UpstreamSpec.Http h) {
             return new HttpUpstream(h.endpoint(), h.headers());
+        }
+        if (spec instanceof UpstreamSpec.Streams s) {
+            return new StreamUpstream(s.name(), s.fromServer(), s.toServer(), config.shutdown());
         }
         throw new IllegalArgumentException("no upstream for " + spec.getClass().getName());
     }

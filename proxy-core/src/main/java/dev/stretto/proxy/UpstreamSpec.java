@@ -4,17 +4,20 @@ import dev.stretto.proxy.http.HeaderSpec;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.http.Secrets;
 import dev.stretto.proxy.record.CommandRedactor;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Which server a session proxies. A sealed family, so that every place that turns a
- * specification into a running {@link dev.stretto.proxy.upstream.Upstream} (see
- * {@code Proxy}) has to handle each kind: a child process on stdio ({@link Command}) or a
- * Streamable HTTP endpoint ({@link Http}).
+ * specification into a running upstream has to handle each kind: a child process on stdio
+ * ({@link Command}), a Streamable HTTP endpoint ({@link Http}), or a server in the same JVM
+ * reached through a pair of streams ({@link Streams}).
  */
 public sealed interface UpstreamSpec {
 
@@ -62,6 +65,61 @@ public sealed interface UpstreamSpec {
         }
 
         /** None: the proxy sends a child nothing but the host's lines. */
+        @Override
+        public List<String> secretValues() {
+            return List.of();
+        }
+    }
+
+    /**
+     * A server in the same JVM, reached through a pair of streams as a child is through its
+     * stdin and stdout: every line the host writes goes to {@code toServer}, every line read
+     * from {@code fromServer} goes to the host, byte for byte, recorded as a child's are.
+     *
+     * <p>Ending, as for a child, for what a stream can tell. The server has ended when its
+     * output has: the end of {@code fromServer} (or a read of it that fails, which is reported
+     * on stderr). That ends the session at once, even while the host's input is still open.
+     * When the host closes its input, {@code toServer} is closed, and the server then has
+     * {@link ShutdownTimings#grace()} to end its output; after that the session closes {@code
+     * fromServer} and ends without the rest. A stream has no exit status: the session's is 0.
+     * The session owns both streams from {@link Proxy#run} on, and closes both when it ends.
+     *
+     * <p>Streams of {@link java.nio.channels.Pipe}s suit best ({@link
+     * java.nio.channels.Channels#newInputStream}, {@link java.nio.channels.Channels#newOutputStream}):
+     * their reads and writes let virtual threads unmount, and closing them unblocks a read.
+     * {@code fromServer} is read on a platform thread of the session's own, and {@code toServer}
+     * written on a virtual thread; a write that blocks for good keeps the session from ending.
+     *
+     * @param name       names the server: the log header's {@code server_command} is {@code
+     *                   [name]} (credential-looking values redacted, as for a command), and
+     *                   messages name it
+     * @param fromServer the server's output, which the proxy reads
+     * @param toServer   the server's input, which the proxy writes
+     */
+    record Streams(String name, InputStream fromServer, OutputStream toServer) implements UpstreamSpec {
+
+        /** @throws IllegalArgumentException when the name is blank */
+        public Streams {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(fromServer, "fromServer");
+            Objects.requireNonNull(toServer, "toServer");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("the in-process server's name is empty");
+            }
+        }
+
+        /** A server named {@code name} behind these streams. */
+        public static Streams of(String name, InputStream fromServer, OutputStream toServer) {
+            return new Streams(name, fromServer, toServer);
+        }
+
+        /** {@code [name]}, redacted as a command would be. */
+        @Override
+        public List<String> loggedCommand() {
+            return CommandRedactor.redact(List.of(name));
+        }
+
+        /** None: the proxy sends the server nothing but the host's lines. */
         @Override
         public List<String> secretValues() {
             return List.of();

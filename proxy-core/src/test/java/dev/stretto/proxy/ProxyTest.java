@@ -46,7 +46,7 @@ class ProxyTest {
     }
 
     /** Everything awkward a host may send, ending in a line without its newline. */
-    private static byte[] awkwardInput() {
+    static byte[] awkwardInput() {
         ByteArrayOutputStream in = new ByteArrayOutputStream();
         in.writeBytes(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"));
         in.writeBytes(bytes("{\"jsonrpc\":\"2.0\",\"id\":2}\r\n"));

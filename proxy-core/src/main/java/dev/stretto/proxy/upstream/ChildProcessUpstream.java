@@ -1,8 +1,6 @@
 package dev.stretto.proxy.upstream;
 
 import dev.stretto.proxy.ShutdownTimings;
-import dev.stretto.proxy.io.Line;
-import dev.stretto.proxy.io.LineReader;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -12,7 +10,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.tinylog.Logger;
 
 /**
@@ -21,14 +18,13 @@ import org.tinylog.Logger;
  *
  * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump;
  * {@link #awaitEnd} runs as a fork of the session's scope and waits for the server's output
- * to end and for the server to exit. The server's stdout is read by a daemon thread of its
- * own, {@code stretto-server-stdout-<pid>}, outside the scope, because a read of a pipe
- * cannot be interrupted: it hands each line to the sink and ends at the end of the output,
- * which comes once the server and every process holding its stdout have ended (the session
- * ends them all before it returns). Only a holder the proxy cannot find (with no {@link
- * Subreaper}, a process the server detached) keeps it blocked until that holder ends; it then
- * hands on nothing more, the session being over. {@link #abort} and {@link #stop} may come
- * from any thread.
+ * to end and for the server to exit. The server's stdout is read by an {@link OutputReader},
+ * a daemon thread {@code stretto-server-stdout-<pid>} outside the scope: it hands each line to
+ * the sink and ends at the end of the output, which comes once the server and every process
+ * holding its stdout have ended (the session ends them all before it returns). Only a holder
+ * the proxy cannot find (with no {@link Subreaper}, a process the server detached) keeps it
+ * blocked until that holder ends; it then hands on nothing more, the session being over.
+ * {@link #abort} and {@link #stop} may come from any thread.
  *
  * <p>Ending. When the host closes its input, the child's stdin is closed. A child that then
  * does not exit (or one that closed its stdout but keeps running) gets the shutdown ladder:
@@ -55,15 +51,10 @@ public final class ChildProcessUpstream implements Upstream {
     private final Subreaper subreaper;
     private final AtomicBoolean ladderStarted = new AtomicBoolean();
     private final AtomicBoolean inputBroken = new AtomicBoolean();
-    private final CompletableFuture<Void> outputEnded = new CompletableFuture<>();
-    // Lines the stdout reader has handed on, and whether it is handing one on right now
-    // (waiting for a host that reads slowly, or not at all).
-    private final AtomicLong handedOn = new AtomicLong();
-    private volatile boolean handingOn;
     // Set once by start(), before any other method runs.
     private Process process;
     private ProcessTree tree;
-    private ServerLineSink toHost;
+    private OutputReader output;
     // Client pump only.
     private OutputStream stdin;
 
@@ -93,29 +84,10 @@ public final class ChildProcessUpstream implements Upstream {
         } catch (IOException e) {
             throw new UpstreamStartException(startFailure(argv.getFirst(), e), e);
         }
-        this.toHost = toHost;
         this.tree = new ProcessTree(process.toHandle(), subreaper);
         this.stdin = process.getOutputStream();
-        Thread.ofPlatform().daemon().name("stretto-server-stdout-" + process.pid()).start(this::readOutput);
-    }
-
-    // The stdout reader (see the class comment).
-    private void readOutput() {
-        LineReader reader = new LineReader(process.getInputStream());
-        try {
-            Line line;
-            while ((line = reader.next()) != null) {
-                handingOn = true;
-                toHost.line(line.bytes(), line.terminated());
-                handingOn = false;
-                handedOn.incrementAndGet();
-            }
-        } catch (IOException e) {
-            // The pipe broke under the read (the child was destroyed): its output is over.
-            Logger.debug("server output ended: {}", e.getMessage());
-        } finally {
-            outputEnded.complete(null);
-        }
+        // A read that fails means the pipe broke under it (the child was destroyed): its output is over.
+        this.output = OutputReader.start(process.getInputStream(), toHost, "stretto-server-stdout-" + process.pid());
     }
 
     /** The message for a child that could not be started; names the command and the PATH searched. */
@@ -176,11 +148,11 @@ public final class ChildProcessUpstream implements Upstream {
     @Override
     public int awaitEnd() throws InterruptedException {
         try {
-            CompletableFuture.anyOf(outputEnded, process.onExit()).get();
+            CompletableFuture.anyOf(output.ended(), process.onExit()).get();
         } catch (ExecutionException cannotHappen) {
             // Neither ever completes exceptionally.
         }
-        if (!outputEnded.isDone()) {
+        if (!output.ended().isDone()) {
             awaitRestOfOutput();
         } else if (process.isAlive()) {
             stopAfterGrace("its output closed");
@@ -204,14 +176,14 @@ public final class ChildProcessUpstream implements Upstream {
         }
         Logger.debug("the server exited but its output is still open; ending what is left of its tree");
         tree.end(timings.termGrace());
-        long seen = handedOn.get();
+        long seen = output.handedOn();
         long lastProgress = System.nanoTime();
         while (!awaitOutputEnd(EXIT_GRACE)) {
-            long now = handedOn.get();
+            long now = output.handedOn();
             if (now != seen) {
                 seen = now;
                 lastProgress = System.nanoTime();
-            } else if (!handingOn) {
+            } else if (!output.handingOn()) {
                 Logger.warn("the server exited, but a process it started (and the proxy cannot find) still holds"
                         + " its output open; the session ends without it");
                 return;
@@ -223,7 +195,7 @@ public final class ChildProcessUpstream implements Upstream {
 
     private boolean awaitOutputEnd(Duration timeout) throws InterruptedException {
         try {
-            outputEnded.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            output.ended().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
             return false;
