@@ -7,11 +7,16 @@ import dev.stretto.proxy.record.CommandRedactor;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Which server a session proxies. A sealed family, so that every place that turns a
@@ -35,15 +40,38 @@ public sealed interface UpstreamSpec {
     List<String> secretValues();
 
     /**
-     * A server started as a child process on stdio. The command is looked up on the
-     * {@code PATH} the child inherits; the child inherits the proxy's environment and
-     * stderr.
+     * A server started as a child process on stdio: its stdin and stdout are the session's.
+     * Unless set otherwise, it inherits the proxy's environment, working directory and stderr.
      *
-     * @param argv the program and its arguments; not empty, and the program's name not blank
+     * <pre>{@code
+     * UpstreamSpec.Command.of("npx", "-y", "some-mcp-server")
+     *         .withEnvironment(Map.of("SOME_API_KEY", key))   // added to the proxy's environment
+     *         .withDirectory(workDir)
+     *         .withStderr(ServerStderr.appendTo(logs.resolve("server.err")));
+     * }</pre>
+     *
+     * @param argv        the program and its arguments; not empty, and the program's name not
+     *                    blank. A program without a {@code /} is looked up on the proxy's {@code
+     *                    PATH} (as the JDK does it), not on one given in {@code environment}; one
+     *                    with a relative path is found from {@code directory}.
+     * @param environment variables added to the environment the child inherits from the proxy,
+     *                    each replacing an inherited one of the same name (there is no way to
+     *                    remove one: give the program a wrapper for that). Values are never
+     *                    logged, and those of variables whose names look like credentials
+     *                    ({@code API_KEY}, {@code GITHUB_TOKEN}, ...) are kept out of the log
+     *                    even when the server echoes them.
+     * @param directory   the child's working directory, or null for the proxy's own; it must
+     *                    exist when the session starts
+     * @param stderr      where the child's stderr goes
      */
-    record Command(List<String> argv) implements UpstreamSpec {
+    record Command(List<String> argv, Map<String, String> environment, Path directory, ServerStderr stderr)
+            implements UpstreamSpec {
 
-        /** @throws IllegalArgumentException when {@code argv} is empty or its program name blank */
+        /**
+         * @throws IllegalArgumentException when {@code argv} is empty or its program name blank,
+         *                                  or a variable's name is empty or holds {@code =} or
+         *                                  NUL, or its value holds NUL (the message shows names only)
+         */
         public Command {
             argv = List.copyOf(argv);
             if (argv.isEmpty()) {
@@ -52,11 +80,45 @@ public sealed interface UpstreamSpec {
             if (argv.getFirst().isBlank()) {
                 throw new IllegalArgumentException("the server command's program name is empty");
             }
+            // Sorted, so that toString and equality do not depend on the caller's map.
+            environment = Collections.unmodifiableMap(new TreeMap<>(environment));
+            for (Map.Entry<String, String> e : environment.entrySet()) {
+                String name = e.getKey();
+                if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+                    throw new IllegalArgumentException("'" + name.replace('\0', '?')
+                            + "' cannot be the name of an environment variable");
+                }
+                Objects.requireNonNull(e.getValue(), "the value of environment variable " + name);
+                if (e.getValue().indexOf('\0') >= 0) {
+                    throw new IllegalArgumentException("the value of environment variable " + name + " contains NUL");
+                }
+            }
+            Objects.requireNonNull(stderr, "stderr");
         }
 
-        /** A command from its words. */
+        /** A command that inherits the proxy's environment, working directory and stderr. */
+        public Command(List<String> argv) {
+            this(argv, Map.of(), null, ServerStderr.inherit());
+        }
+
+        /** A command from its words, inheriting the proxy's environment, working directory and stderr. */
         public static Command of(String... argv) {
             return new Command(List.of(argv));
+        }
+
+        /** This command with {@code environment} added to what the child inherits (replacing variables given before). */
+        public Command withEnvironment(Map<String, String> environment) {
+            return new Command(argv, environment, directory, stderr);
+        }
+
+        /** This command run in {@code directory} (null: the proxy's working directory). */
+        public Command withDirectory(Path directory) {
+            return new Command(argv, environment, directory, stderr);
+        }
+
+        /** This command with its stderr going to {@code stderr}. */
+        public Command withStderr(ServerStderr stderr) {
+            return new Command(argv, environment, directory, stderr);
         }
 
         @Override
@@ -64,10 +126,26 @@ public sealed interface UpstreamSpec {
             return CommandRedactor.redact(argv);
         }
 
-        /** None: the proxy sends a child nothing but the host's lines. */
+        /**
+         * The values of the variables in {@link #environment()} whose names look like
+         * credentials: the proxy hands them to the server, and the log must not hold them.
+         */
         @Override
         public List<String> secretValues() {
-            return List.of();
+            List<String> secrets = new ArrayList<>();
+            for (Map.Entry<String, String> e : environment.entrySet()) {
+                if (CommandRedactor.isSecretName(e.getKey())) {
+                    secrets.add(e.getValue());
+                }
+            }
+            return secrets;
+        }
+
+        /** The command as the log header has it, the names of the variables (no values), the directory and stderr. */
+        @Override
+        public String toString() {
+            return "Command[argv=" + loggedCommand() + ", environment=" + environment.keySet() + ", directory="
+                    + directory + ", stderr=" + stderr + "]";
         }
     }
 

@@ -1,8 +1,13 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.ServerStderr;
 import dev.stretto.proxy.ShutdownTimings;
+import dev.stretto.proxy.UpstreamSpec;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,8 +18,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.tinylog.Logger;
 
 /**
- * A server run as a child process on stdio. It inherits the proxy's environment, working
- * directory and stderr; its stdin and stdout are the session's pipes.
+ * A server run as a child process on stdio, as a {@link UpstreamSpec.Command} describes it: its
+ * stdin and stdout are the session's pipes; its environment is the proxy's with the command's
+ * variables added, its working directory and stderr the command's (by default the proxy's).
  *
  * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump;
  * {@link #awaitEnd} runs as a fork of the session's scope and waits for the server's output
@@ -45,7 +51,7 @@ public final class ChildProcessUpstream implements Upstream {
     static final Duration STOP_TERM_GRACE = Duration.ofSeconds(1);
 
     private static final java.util.regex.Pattern ERRNO = java.util.regex.Pattern.compile("error(?:=|: )(\\d+)");
-    private final List<String> argv;
+    private final UpstreamSpec.Command command;
     private final String searchPath;
     private final ShutdownTimings timings;
     private final Subreaper subreaper;
@@ -55,19 +61,21 @@ public final class ChildProcessUpstream implements Upstream {
     private Process process;
     private ProcessTree tree;
     private OutputReader output;
+    private StderrDrain stderr;
     // Client pump only.
     private OutputStream stdin;
 
     /**
-     * A child that will run {@code argv}.
+     * A child that will run {@code command}.
      *
      * @param searchPath the PATH the command is looked up on, named in the error when it is
      *                   not found; null when unknown
      * @param subreaper  how orphans the server leaves behind are found (inactive unless the
      *                   program made this JVM a child subreaper)
      */
-    public ChildProcessUpstream(List<String> argv, String searchPath, ShutdownTimings timings, Subreaper subreaper) {
-        this.argv = List.copyOf(argv);
+    public ChildProcessUpstream(UpstreamSpec.Command command, String searchPath, ShutdownTimings timings,
+                                Subreaper subreaper) {
+        this.command = command;
         this.searchPath = searchPath;
         this.timings = timings;
         this.subreaper = subreaper;
@@ -75,19 +83,55 @@ public final class ChildProcessUpstream implements Upstream {
 
     @Override
     public void start(ServerLineSink toHost) throws IOException {
+        List<String> argv = command.argv();
         ProcessBuilder pb = new ProcessBuilder(argv)
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
+                .redirectError(stderrRedirect());
+        if (!command.environment().isEmpty()) {
+            pb.environment().putAll(command.environment());
+        }
+        Path dir = command.directory();
+        if (dir != null) {
+            if (!Files.isDirectory(dir)) {
+                throw new UpstreamStartException("cannot start the server: its working directory " + dir
+                        + (Files.exists(dir) ? " is not a directory" : " does not exist"), null);
+            }
+            pb.directory(dir.toFile());
+        }
         try {
             process = subreaper.start(pb);
         } catch (IOException e) {
             throw new UpstreamStartException(startFailure(argv.getFirst(), e), e);
         }
+        if (command.stderr() instanceof ServerStderr.ToStream(OutputStream out)) {
+            stderr = StderrDrain.start(process.getErrorStream(), out, "stretto-server-stderr-" + process.pid());
+        }
         this.tree = new ProcessTree(process.toHandle(), subreaper);
         this.stdin = process.getOutputStream();
         // A read that fails means the pipe broke under it (the child was destroyed): its output is over.
         this.output = OutputReader.start(process.getInputStream(), toHost, "stretto-server-stdout-" + process.pid());
+    }
+
+    // if/instanceof, not a pattern switch, whose bootstrap would cost start-up.
+    private ProcessBuilder.Redirect stderrRedirect() throws UpstreamStartException {
+        ServerStderr choice = command.stderr();
+        if (choice instanceof ServerStderr.Discard) {
+            return ProcessBuilder.Redirect.DISCARD;
+        }
+        if (choice instanceof ServerStderr.ToStream) {
+            return ProcessBuilder.Redirect.PIPE;
+        }
+        if (choice instanceof ServerStderr.AppendTo(Path file)) {
+            // Opened here first, so that a file that cannot be is named as such, not as the program.
+            try (OutputStream probe = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+                return ProcessBuilder.Redirect.appendTo(file.toFile());
+            } catch (IOException e) {
+                throw new UpstreamStartException("cannot start the server: its stderr file " + file
+                        + " cannot be opened: " + dev.stretto.proxy.record.Retention.describe(e), e);
+            }
+        }
+        return ProcessBuilder.Redirect.INHERIT;
     }
 
     /** The message for a child that could not be started; names the command and the PATH searched. */
@@ -159,6 +203,9 @@ public final class ChildProcessUpstream implements Upstream {
         }
         int status = process.waitFor();
         tree.end(timings.termGrace());
+        if (stderr != null && !stderr.awaitEnd(EXIT_GRACE)) {
+            Logger.debug("the server's stderr is still open: a process the proxy cannot find holds it");
+        }
         return status;
     }
 
