@@ -6,7 +6,7 @@ import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
-import dev.stretto.proxy.upstream.Subreaper;
+import dev.stretto.proxy.Subreaper;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;

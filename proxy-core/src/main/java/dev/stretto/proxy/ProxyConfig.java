@@ -1,6 +1,5 @@
 package dev.stretto.proxy;
 
-import dev.stretto.proxy.upstream.Subreaper;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;

@@ -175,7 +175,7 @@ final class ProxySession {
     static Upstream upstreamFor(ProxyConfig config) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
-            return new ChildProcessUpstream(c, config.host().path(), config.shutdown(), config.subreaper());
+            return new ChildProcessUpstream(c, config.host().path(), config.shutdown(), config.subreaper().reaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {
             return new HttpUpstream(h.endpoint(), h.headers());

@@ -1,6 +1,5 @@
 package dev.stretto.proxy;
 
-import dev.stretto.proxy.http.HeaderSpec;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.http.Secrets;
 import dev.stretto.proxy.record.CommandRedactor;
@@ -211,10 +210,9 @@ public sealed interface UpstreamSpec {
      * <p>The header values are secrets: {@link #toString()} shows the URL's log form and the
      * header names only, and the log header records only {@link #loggedCommand()}.
      *
-     * @param endpoint the MCP endpoint, an absolute http(s) URL with a host (parse the text of
-     *                 {@code --upstream} with {@link HttpUpstream#parseEndpoint(String)}); user
-     *                 info in it is sent as Basic authorization unless a header gives
-     *                 {@code Authorization}
+     * @param endpoint the MCP endpoint, an absolute http(s) URL with a host (parse a URL's text
+     *                 with {@link #parseEndpoint(String)}); user info in it is sent as Basic
+     *                 authorization unless a header gives {@code Authorization}
      * @param headers  extra headers sent on every request, no name twice (ignoring case)
      */
     record Http(URI endpoint, List<HeaderSpec> headers) implements UpstreamSpec {
@@ -238,6 +236,17 @@ public sealed interface UpstreamSpec {
         /** An endpoint without extra headers. */
         public static Http of(URI endpoint) {
             return new Http(endpoint, List.of());
+        }
+
+        /**
+         * Parses the text of a URL (as {@code --upstream URL} gives it) into an endpoint this
+         * spec accepts.
+         *
+         * @throws IllegalArgumentException when it is not an absolute http(s) URL with a host;
+         *                                  the message never shows user info or query values
+         */
+        public static URI parseEndpoint(String text) {
+            return HttpUpstream.parseEndpoint(text);
         }
 
         /** The URL without user info, fragment and credential-looking query values. */

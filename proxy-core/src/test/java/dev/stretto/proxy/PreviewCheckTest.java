@@ -28,8 +28,13 @@ class PreviewCheckTest {
         if (preview) {
             command.add("--enable-preview");
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), EmbeddingMain.class.getName(),
-                logs.toString()));
+        // On the class path, whether this test runs there or on the module path.
+        String classPath = System.getProperty("java.class.path");
+        String modulePath = System.getProperty("jdk.module.path");
+        if (modulePath != null && !modulePath.isEmpty()) {
+            classPath = modulePath + java.io.File.pathSeparator + classPath;
+        }
+        command.addAll(List.of("-cp", classPath, EmbeddingMain.class.getName(), logs.toString()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         // The flag may come from the environment too: not here.
         pb.environment().remove("JDK_JAVA_OPTIONS");

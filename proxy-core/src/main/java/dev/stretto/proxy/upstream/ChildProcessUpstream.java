@@ -28,7 +28,7 @@ import org.tinylog.Logger;
  * a daemon thread {@code stretto-server-stdout-<pid>} outside the scope: it hands each line to
  * the sink and ends at the end of the output, which comes once the server and every process
  * holding its stdout have ended (the session ends them all before it returns). Only a holder
- * the proxy cannot find (with no {@link Subreaper}, a process the server detached) keeps it
+ * the proxy cannot find (with no {@link ChildReaper}, a process the server detached) keeps it
  * blocked until that holder ends; it then hands on nothing more, the session being over.
  * {@link #abort} and {@link #stop} may come from any thread.
  *
@@ -54,7 +54,7 @@ public final class ChildProcessUpstream implements Upstream {
     private final UpstreamSpec.Command command;
     private final String searchPath;
     private final ShutdownTimings timings;
-    private final Subreaper subreaper;
+    private final ChildReaper subreaper;
     private final AtomicBoolean ladderStarted = new AtomicBoolean();
     private final AtomicBoolean inputBroken = new AtomicBoolean();
     // Set once by start(), before any other method runs.
@@ -74,7 +74,7 @@ public final class ChildProcessUpstream implements Upstream {
      *                   program made this JVM a child subreaper)
      */
     public ChildProcessUpstream(UpstreamSpec.Command command, String searchPath, ShutdownTimings timings,
-                                Subreaper subreaper) {
+                                ChildReaper subreaper) {
         this.command = command;
         this.searchPath = searchPath;
         this.timings = timings;

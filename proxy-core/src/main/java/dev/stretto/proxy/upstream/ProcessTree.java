@@ -36,10 +36,10 @@ final class ProcessTree {
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final ProcessHandle root;
-    private final Subreaper subreaper;
+    private final ChildReaper subreaper;
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
 
-    ProcessTree(ProcessHandle root, Subreaper subreaper) {
+    ProcessTree(ProcessHandle root, ChildReaper subreaper) {
         this.root = root;
         this.subreaper = subreaper;
     }
