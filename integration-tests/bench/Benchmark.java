@@ -4,6 +4,7 @@
 // it, because the machines here are noisy: the demo server on its own is the baseline,
 // and the same work goes through stretto-proxy in front of it (passive, then recording).
 // -Dagainst=DIR adds the proxy of another checkout (its jars built) to the same rounds.
+// Then sessions run in this JVM, as a harness runs them: see InJvmSessions.java beside this file.
 //
 //   start-up    time from process start to the initialize answer (median of N runs)
 //   throughput  wall time of a pipelined burst of tools/call (no delay)
@@ -30,6 +31,19 @@ public class Benchmark {
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        String part = System.getProperty("part", "all");
+        if (!part.equals("injvm")) {
+            processes(root);
+        }
+        if (!part.equals("process")) {
+            // The proxy's own messages (warnings only) on stderr, as the CLI has them.
+            System.setProperty("tinylog.writer.level", "warn");
+            InJvmSessions.run(Integer.getInteger("sessions", 2000), Integer.getInteger("open", 1000));
+        }
+    }
+
+    /** The proxy as a process in front of the demo, against the demo alone. */
+    static void processes(Path root) throws Exception {
         int rounds = Integer.getInteger("rounds", 5);
         int calls = Integer.getInteger("calls", 20000);
         int pings = Integer.getInteger("pings", 2000);
