@@ -14,6 +14,7 @@ import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.UpstreamSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -31,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 final class InJvmSessions {
     static final int AT_ONCE = 100;
@@ -60,8 +62,9 @@ final class InJvmSessions {
             Pipe fromServer = Pipe.open();
             PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
             Thread.ofVirtual().start(() -> {
-                try (OutputStream out = Channels.newOutputStream(fromServer.sink())) {
-                    DemoMain.run(List.of(), Channels.newInputStream(toServer.source()), out, quiet);
+                try (InputStream in = Channels.newInputStream(toServer.source());
+                     OutputStream out = Channels.newOutputStream(fromServer.sink())) {
+                    DemoMain.run(List.of(), in, out, quiet);
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
@@ -133,7 +136,14 @@ final class InJvmSessions {
                     return null;
                 }));
             }
-            allOpen.await();
+            if (!allOpen.await(5, TimeUnit.MINUTES)) {
+                for (Future<?> f : done) {
+                    if (f.state() == Future.State.FAILED) {
+                        throw new IllegalStateException("a session failed", f.exceptionNow());
+                    }
+                }
+                throw new IllegalStateException(allOpen.getCount() + " sessions were not open after 5 minutes");
+            }
             heapOpen = heapAfterGc();
             rssOpen = rssKb(server == Server.CAT_CHILD);
             release.countDown();
@@ -170,8 +180,12 @@ final class InJvmSessions {
                 throw new IllegalStateException(e);
             }
         });
-        int status = Proxy.run(ProxyConfig.builder(server.spec()).build(), Channels.newInputStream(agentToProxy.source()),
-                Channels.newOutputStream(proxyToAgent.sink())).exitStatus();
+        int status;
+        // Proxy.run closes neither of the host's streams: the harness does, once it returns.
+        try (InputStream hostIn = Channels.newInputStream(agentToProxy.source());
+             OutputStream hostOut = Channels.newOutputStream(proxyToAgent.sink())) {
+            status = Proxy.run(ProxyConfig.builder(server.spec()).build(), hostIn, hostOut).exitStatus();
+        }
         agent.join();
         if (status != 0) {
             throw new IllegalStateException("a session with the " + server.label + " ended with " + status);

@@ -12,6 +12,7 @@ import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.log.Source;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -86,8 +87,9 @@ public final class HarnessExample {
         Pipe toServer = Pipe.open();
         Pipe fromServer = Pipe.open();
         Thread.ofVirtual().name("demo-server-" + n).start(() -> {
-            try (OutputStream out = Channels.newOutputStream(fromServer.sink())) {
-                DemoMain.run(List.of(), Channels.newInputStream(toServer.source()), out, System.err);
+            try (InputStream in = Channels.newInputStream(toServer.source());
+                 OutputStream out = Channels.newOutputStream(fromServer.sink())) {
+                DemoMain.run(List.of(), in, out, System.err);
             } catch (IOException e) {
                 System.err.println("demo server " + n + ": " + e.getMessage());
             }
@@ -111,8 +113,12 @@ public final class HarnessExample {
                     }
                 })
                 .build();
-        SessionResult result = Proxy.run(config, Channels.newInputStream(agentToProxy.source()),
-                Channels.newOutputStream(proxyToAgent.sink()));
+        SessionResult result;
+        // Proxy.run closes neither of the agent's streams: the harness does, once it returns.
+        try (InputStream fromAgent = Channels.newInputStream(agentToProxy.source());
+             OutputStream toAgent = Channels.newOutputStream(proxyToAgent.sink())) {
+            result = Proxy.run(config, fromAgent, toAgent);
+        }
         agent.join();
         return new SessionReport(result, List.copyOf(watched), Episode.of(recording.sessionLog()));
     }
