@@ -41,7 +41,9 @@ final class ProxySession {
             throws ProxyStartException, InterruptedException {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
-        String sessionId = SessionId.of(started, ProcessHandle.current().pid());
+        long pid = ProcessHandle.current().pid();
+        // With a log file, its name keeps the id unique (and plain, as the reference has it).
+        String sessionId = config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
 
         List<RecordingSink> sinks = new ArrayList<>();
         Path logPath = null;

@@ -15,9 +15,11 @@ import java.util.Objects;
  *                              server), 125 when the proxy failed, 130 when interrupted
  * @param endReason             why the session ended
  * @param failure               what failed, for {@link EndReason#FAILED}; otherwise null
- * @param sessionId             the session's id, which also names its log
- *                              ({@code <UTC start time>-<pid>}, with {@code -<n>} when another
- *                              session of this process took the same millisecond)
+ * @param sessionId             the session's id, which also names its log:
+ *                              {@code <UTC start time>-<pid>}, with {@code -<n>} when another
+ *                              session of this process took the same millisecond. A session
+ *                              without a log file always has a {@code -<n>} no other session of
+ *                              the JVM has.
  * @param logPath               the session log, or null when the session was not recorded to a
  *                              file (or its log could not be created)
  * @param lines                 how many lines crossed, by who wrote them

@@ -133,6 +133,23 @@ class SessionResultTest {
     }
 
     @Test
+    void sessionsRecordedOnlyInMemoryInTheSameMillisecondHaveIdsOfTheirOwn() throws Exception {
+        ProxyConfig.Builder builder = ProxyConfig.builder(UpstreamSpec.Command.of("true")).clock(InstantSource.fixed(START));
+        MemoryRecording first = new MemoryRecording();
+        MemoryRecording second = new MemoryRecording();
+        SessionResult a = run(builder.recordTo(first).build(), new ByteArrayInputStream(new byte[0]),
+                new ByteArrayOutputStream());
+        SessionResult b = run(ProxyConfig.builder(UpstreamSpec.Command.of("true")).clock(InstantSource.fixed(START))
+                .recordTo(second).build(), new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream());
+        String base = "20260923T212000.123Z-" + ProcessHandle.current().pid() + "-";
+        assertTrue(a.sessionId().startsWith(base) && a.sessionId().substring(base.length()).matches("\\d+"), a.sessionId());
+        assertTrue(b.sessionId().startsWith(base), b.sessionId());
+        assertFalse(a.sessionId().equals(b.sessionId()), "two sessions, one id");
+        assertEquals(a.sessionId(), first.header().session());
+        assertEquals(b.sessionId(), second.header().session());
+    }
+
+    @Test
     void aSlowListenerMakesTheSessionWaitButLosesAndReordersNothing() throws Exception {
         int lines = 3000; // more than the log writer's queue holds
         CountDownLatch hostHasSome = new CountDownLatch(100);
