@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.record.Retention;
@@ -97,8 +98,12 @@ public final class Proxy {
         Upstream upstream = upstreamFor(config);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
+        // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
+        ActiveSession active = config.active() == null ? null : new ActiveSession(config.active(),
+                LogHeader.of(sessionId, started.toEpochMilli(), config.upstream().loggedCommand(), config.domain(),
+                        config.agentModel(), config.host().hostSession()), recorder, System::nanoTime, startNanos);
         try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
-            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut);
+            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut, active);
             try {
                 return session.run();
             } catch (IOException e) {

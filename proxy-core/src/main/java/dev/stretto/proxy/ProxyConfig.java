@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.active.ActiveMode;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -18,10 +19,12 @@ import java.util.Objects;
  * @param host       PATH, home, host session and parent process, as the caller found them
  * @param shutdown   the shutdown ladder's timings for a child server
  * @param clock      the wall clock for the session id and {@code started_unix_ms}
+ * @param active     active mode (guards, the commit tool, the conversation file), or null for
+ *                   passive mode, which only forwards and records
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
-                          InstantSource clock) {
+                          InstantSource clock, ActiveMode active) {
 
     /**
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given without a
@@ -55,6 +58,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private HostEnvironment host = HostEnvironment.UNKNOWN;
         private ShutdownTimings shutdown = ShutdownTimings.DEFAULT;
         private InstantSource clock = InstantSource.system();
+        private ActiveMode active;
 
         private Builder(UpstreamSpec upstream) {
             this.upstream = Objects.requireNonNull(upstream, "upstream");
@@ -102,9 +106,15 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
+        /** Active mode; null (the default) for passive mode. */
+        public Builder active(ActiveMode active) {
+            this.active = active;
+            return this;
+        }
+
         /** The configuration. */
         public ProxyConfig build() {
-            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock);
+            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock, active);
         }
     }
 }

@@ -107,13 +107,24 @@ public final class LogWriter implements Recorder, Callable<Void> {
 
     @Override
     public void record(Source from, Line line) throws InterruptedException {
+        stampAndEnqueue(from, line, null);
+    }
+
+    /** Active mode: the line with the actor's stamp. */
+    @Override
+    public void record(Source from, Line line, long tMs) throws InterruptedException {
+        stampAndEnqueue(from, line, tMs);
+    }
+
+    // The clock is read under the lock, with the enqueue, unless the caller stamped the line.
+    private void stampAndEnqueue(Source from, Line line, Long tMs) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             if (closed) {
                 return;
             }
-            long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(tMs, from, line.bytes(), null, Math.min(line.bytes().length, byteBudget)));
+            long stamp = tMs != null ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
+            enqueue(new Item(stamp, from, line.bytes(), null, Math.min(line.bytes().length, byteBudget)));
         } finally {
             lock.unlock();
         }

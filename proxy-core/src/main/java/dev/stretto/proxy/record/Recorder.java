@@ -26,6 +26,16 @@ public interface Recorder {
      */
     void record(Source from, Line line) throws InterruptedException;
 
+    /**
+     * Queues {@code line} with the stamp {@code tMs} (milliseconds after the session started)
+     * instead of the time now: for the active-mode actor, which stamps lines itself because
+     * the session's episode needs the same times the log has. The caller keeps the stamps
+     * from decreasing. By default the stamp is ignored and the line is stamped now.
+     */
+    default void record(Source from, Line line, long tMs) throws InterruptedException {
+        record(from, line);
+    }
+
     /** No more lines: what is queued is written out, then the log is closed. Idempotent. */
     void close();
 }

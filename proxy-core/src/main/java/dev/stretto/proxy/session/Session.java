@@ -1,5 +1,6 @@
 package dev.stretto.proxy.session;
 
+import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.upstream.ServerLineSink;
@@ -41,6 +42,13 @@ import org.tinylog.Logger;
  * upstream is aborted before the scope closes, since a read of a child's pipe does not
  * answer to interrupts, and the recorder is closed so the log writer drains every queued
  * line and returns: the log is complete when {@code run} returns.
+ *
+ * <p>Active mode (an {@link ActiveSession}; the lines marked "active mode" below are all it
+ * changes here): the server's lines go to the actor's mailbox instead of the sink above, and
+ * the client pump is replaced by the active session's loops (a pump to the actor, the actor,
+ * a writer per side) and a {@link TaskForks} for the actor's slow work. The session's end is
+ * the active session's: the upstream's end, then everything the actor queued for the host
+ * written out.
  */
 public final class Session {
     private final String name;
@@ -50,6 +58,8 @@ public final class Session {
     private final HostInput hostIn;
     private final HostOutput hostOut;
     private final ReentrantLock sinkLock = new ReentrantLock();
+    // Active mode: null in passive mode.
+    private final ActiveSession active;
 
     /**
      * A session that is not yet started.
@@ -64,12 +74,23 @@ public final class Session {
      */
     public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
                    HostInput hostIn, OutputStream hostOut) {
+        this(name, upstream, recorder, recorderLoop, hostIn, hostOut, null);
+    }
+
+    /**
+     * A session that is not yet started, in active mode when {@code active} is not null (the
+     * other parameters are those of the passive constructor; {@code recorder} must be the one
+     * {@code active} records to).
+     */
+    public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
+                   HostInput hostIn, OutputStream hostOut, ActiveSession active) {
         this.name = name;
         this.upstream = upstream;
         this.recorder = recorder;
         this.recorderLoop = recorderLoop;
         this.hostIn = hostIn;
         this.hostOut = new HostOutput(hostOut);
+        this.active = active;
     }
 
     /** The upstream's status, as its end returned it. */
@@ -85,7 +106,7 @@ public final class Session {
      */
     public int run() throws IOException, InterruptedException {
         try {
-            upstream.start(new ServerLineSink() {
+            upstream.start(active != null ? active.serverSink() : new ServerLineSink() {
                 @Override
                 public void line(byte[] line, boolean newline) {
                     toHost(Source.SERVER, line, newline);
@@ -110,8 +131,18 @@ public final class Session {
                 if (recorderLoop != null) {
                     others.add(scope.fork(() -> recorderLoop.call()));
                 }
-                end = scope.fork(() -> new Ended(upstream.awaitEnd()));
-                others.add(scope.fork(() -> new ClientPump(hostIn, recorder, upstream).call()));
+                if (active == null) {
+                    end = scope.fork(() -> new Ended(upstream.awaitEnd()));
+                    others.add(scope.fork(() -> new ClientPump(hostIn, recorder, upstream).call()));
+                } else {
+                    // Active mode: the actor and its loops in place of the client pump.
+                    TaskForks forks = new TaskForks(name + "-work");
+                    others.add(scope.fork(() -> forks.call()));
+                    end = scope.fork(() -> new Ended(active.awaitEnd(upstream)));
+                    for (Callable<Void> loop : active.loops(hostIn, upstream, hostOut::write, forks)) {
+                        others.add(scope.fork(() -> loop.call()));
+                    }
+                }
                 for (Callable<Void> companion : upstream.companions()) {
                     others.add(scope.fork(() -> companion.call()));
                 }

@@ -1,0 +1,205 @@
+package dev.stretto.proxy.active;
+
+import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.session.HostInput;
+import dev.stretto.proxy.upstream.ServerLineSink;
+import dev.stretto.proxy.upstream.Upstream;
+import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.log.LogHeader;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.LongSupplier;
+
+/**
+ * Active mode's part of one session: the {@link Actor}, its mailbox, the two writers and the
+ * pump that hands it the host's lines. The session ({@code dev.stretto.proxy.session.Session})
+ * wires it in place of the passive path: the server's lines go to {@link #serverSink()},
+ * {@link #loops} are forked into the session's scope, and {@link #awaitEnd} is the session's
+ * end.
+ *
+ * <p>Threads: the host pump, the actor, the host writer and the server writer each run on a
+ * fork of the session's scope; work the actor forks runs on the session's {@link
+ * Forker}. The server sink is called by whichever threads read the server.
+ */
+public final class ActiveSession {
+
+    /** Where the host writer writes: the host's output, one whole line at a time. */
+    @FunctionalInterface
+    public interface HostWriter {
+
+        /** Writes {@code line} and, if {@code newline}, a {@code '\n'}; may block while the host does not read. */
+        void write(byte[] line, boolean newline);
+    }
+
+    /** Runs a task on a virtual thread in a fork of the session's scope; never blocks. */
+    @FunctionalInterface
+    public interface Forker {
+
+        /** Starts {@code task}; it must not throw. */
+        void fork(Runnable task);
+    }
+
+    private final ActiveMode mode;
+    private final LogHeader header;
+    private final Recorder recorder;
+    private final LongSupplier ticker;
+    private final long startNanos;
+    private final Duration requestTimeout;
+    private final List<CallCheck> checks;
+    private final AnswerHook answerHook;
+    private final Mailbox mailbox;
+    private final Outbox toHost;
+    private final Outbox toServer;
+    private final CompletableFuture<Void> drained = new CompletableFuture<>();
+    // Set once by loops().
+    private volatile Actor actor;
+
+    /**
+     * Active mode for one session.
+     *
+     * @param mode       what to do
+     * @param header     the session log's header (names the session's episode)
+     * @param recorder   where every line goes, stamped by the actor
+     * @param ticker     the clock, in nanoseconds ({@code System::nanoTime})
+     * @param startNanos the clock's reading when the session started: {@code t_ms} counts from it
+     */
+    public ActiveSession(ActiveMode mode, LogHeader header, Recorder recorder, LongSupplier ticker, long startNanos) {
+        this(mode, header, recorder, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode), AnswerHook.NONE);
+    }
+
+    /**
+     * @param checks     what every call of the agent passes before it is sent (the guards; later the judge)
+     * @param answerHook where answers to the agent's calls may be held (later a flow run)
+     */
+    ActiveSession(ActiveMode mode, LogHeader header, Recorder recorder, LongSupplier ticker, long startNanos,
+                  Duration requestTimeout, List<CallCheck> checks, AnswerHook answerHook) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.header = Objects.requireNonNull(header, "header");
+        this.recorder = Objects.requireNonNull(recorder, "recorder");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.startNanos = startNanos;
+        this.requestTimeout = requestTimeout;
+        this.checks = List.copyOf(checks);
+        this.answerHook = answerHook;
+        // The gate: host events wait while the server's queue is full, server events while the host's is.
+        this.toHost = new Outbox(this::wake);
+        this.toServer = new Outbox(this::wake);
+        this.mailbox = new Mailbox(toServer::hasRoom, toHost::hasRoom);
+    }
+
+    /** The checks {@code mode} asks for: the policy guards, if any. */
+    static List<CallCheck> checksOf(ActiveMode mode) {
+        return mode.guards() == null ? List.of() : List.of(new GuardCheck(mode.guards()));
+    }
+
+    private void wake() {
+        mailbox.wake();
+    }
+
+    /** Where the upstream hands the server's lines: to the actor's mailbox, waiting while it is full. */
+    public ServerLineSink serverSink() {
+        return new ServerLineSink() {
+            @Override
+            public void line(byte[] line, boolean newline) {
+                post(new Inbound.FromServer(new Line(line, newline), false));
+            }
+
+            @Override
+            public void proxyLine(byte[] line, boolean newline) {
+                post(new Inbound.FromServer(new Line(line, newline), true));
+            }
+        };
+    }
+
+    private void post(Inbound event) {
+        try {
+            mailbox.put(event);
+        } catch (InterruptedException e) {
+            // The session is ending and nobody takes lines any more.
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The loops to fork into the session's scope: the pump that hands the host's lines to the
+     * actor, the actor, and the writers to the host and to the server. Call once.
+     *
+     * @param hostIn   the host's input
+     * @param upstream the server, already started; its writer calls {@link Upstream#send} and
+     *                 {@link Upstream#endOfInput}
+     * @param hostOut  the host's output
+     * @param forker   where the actor's slow work runs
+     */
+    public List<Callable<Void>> loops(HostInput hostIn, Upstream upstream, HostWriter hostOut, Forker forker) {
+        if (actor != null) {
+            throw new IllegalStateException("loops() was called already");
+        }
+        actor = new Actor(mailbox, toHost, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
+                checks, answerHook, forker, drained);
+        Callable<Void> hostPump = () -> {
+            while (true) {
+                HostInput.Read read = hostIn.take();
+                if (read instanceof HostInput.Got(Line line)) {
+                    mailbox.put(new Inbound.FromHost(line));
+                } else if (read instanceof HostInput.End(var failure)) {
+                    mailbox.put(new Inbound.HostEnded(failure));
+                    return null;
+                }
+            }
+        };
+        SideWriter hostWriter = new SideWriter("the host", toHost, hostOut::write);
+        SideWriter serverWriter = new SideWriter("the server", toServer, new SideWriter.Side() {
+            @Override
+            public void write(byte[] line, boolean newline) throws Exception {
+                upstream.send(line, newline);
+            }
+
+            @Override
+            public void endOfInput() throws Exception {
+                upstream.endOfInput();
+            }
+        });
+        return List.of(hostPump, actor, hostWriter, serverWriter);
+    }
+
+    /**
+     * The session's end in active mode: waits for the upstream's end, tells the actor the
+     * server is finished (behind every line it sent), and returns the upstream's status once
+     * everything meant for the host has been written.
+     */
+    public int awaitEnd(Upstream upstream) throws Exception {
+        int status = upstream.awaitEnd();
+        mailbox.put(new Inbound.ServerEnded());
+        try {
+            drained.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the host writer failed", e.getCause());
+        }
+        return status;
+    }
+
+    /**
+     * The session's episode so far, as the actor keeps it: asked of the actor, so it is what
+     * the actor has seen when it takes the question. For tests.
+     */
+    CompletableFuture<Episode> episode() {
+        return ask(() -> actor.episode());
+    }
+
+    /** Runs {@code question} on the actor's thread. For tests. */
+    <T> CompletableFuture<T> ask(java.util.function.Supplier<T> question) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        post(new Inbound.Done(() -> answer.complete(question.get())));
+        return answer;
+    }
+
+    /** Wakes the actor so it looks at its clock. For tests that move a fake clock. */
+    void tick() {
+        post(new Inbound.Tick());
+    }
+}
