@@ -34,19 +34,47 @@ final class LiveHost implements AutoCloseable {
     private final CompletableFuture<Integer> status = new CompletableFuture<>();
     private final List<JsonNode> received = new ArrayList<>();
 
+    // When set, the host stops reading: the proxy's writes wait until it is counted down.
+    private volatile java.util.concurrent.CountDownLatch stopped;
+
+    /** Runs one session between the host's streams. */
+    @FunctionalInterface
+    interface SessionRun {
+        int run(InputStream in, OutputStream out) throws Exception;
+    }
+
     private LiveHost() {
     }
 
+    /** A host for {@code Proxy.run(config, ...)}. */
     static LiveHost start(ProxyConfig config) {
+        return start((in, out) -> Proxy.run(config, in, out));
+    }
+
+    /** A host for any session runner. */
+    static LiveHost start(SessionRun session) {
         LiveHost host = new LiveHost();
         Thread.ofVirtual().name("live-host-session").start(() -> {
             try {
-                host.status.complete(Proxy.run(config, host.in(), host.out()));
+                host.status.complete(session.run(host.in(), host.out()));
             } catch (Throwable t) {
                 host.status.completeExceptionally(t);
             }
         });
         return host;
+    }
+
+    /** The host stops reading what the proxy writes, until {@link #readAgain()}. */
+    void stopReading() {
+        stopped = new java.util.concurrent.CountDownLatch(1);
+    }
+
+    void readAgain() {
+        java.util.concurrent.CountDownLatch s = stopped;
+        stopped = null;
+        if (s != null) {
+            s.countDown();
+        }
     }
 
     private InputStream in() {
@@ -97,6 +125,15 @@ final class LiveHost implements AutoCloseable {
 
             @Override
             public synchronized void write(byte[] b, int off, int len) {
+                java.util.concurrent.CountDownLatch s = stopped;
+                if (s != null) {
+                    try {
+                        s.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
                 synchronized (output) {
                     output.write(b, off, len);
                 }
@@ -125,6 +162,11 @@ final class LiveHost implements AutoCloseable {
     /** Ends the proxy's input. */
     void closeInput() {
         input.add(EOF);
+    }
+
+    /** The next line from the proxy, if one comes within {@code ms}; null otherwise. */
+    String pollLine(long ms) throws InterruptedException {
+        return lines.poll(ms, TimeUnit.MILLISECONDS);
     }
 
     /** The next line from the proxy. */
@@ -206,6 +248,7 @@ final class LiveHost implements AutoCloseable {
 
     @Override
     public void close() {
+        readAgain();
         input.add(EOF);
     }
 }
