@@ -37,10 +37,14 @@ class RetailGuardsEndToEndTest {
     }
 
     static SessionLog onlyLog(Path dir) throws Exception {
+        return SessionLog.read(onlyLogPath(dir));
+    }
+
+    static Path onlyLogPath(Path dir) throws Exception {
         try (Stream<Path> s = Files.list(dir)) {
             List<Path> logs = s.toList();
             assertEquals(1, logs.size(), "one session log in " + dir);
-            return SessionLog.read(logs.getFirst());
+            return logs.getFirst();
         }
     }
 
