@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
@@ -64,6 +65,10 @@ public final class Proxy {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         String sessionId = SessionId.of(started, ProcessHandle.current().pid());
+        // Active mode: --context names a file in the host's world, as --record does.
+        ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
+                : new ActiveMode(config.active().guards(), config.active().commit(),
+                        hostPath(config.active().context(), config.host().home(), "the context file"));
 
         SessionLogFile logFile = null;
         LogWriter logWriter = null;
@@ -99,7 +104,7 @@ public final class Proxy {
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
         // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
-        ActiveSession active = config.active() == null ? null : new ActiveSession(config.active(),
+        ActiveSession active = activeMode == null ? null : new ActiveSession(activeMode,
                 LogHeader.of(sessionId, started.toEpochMilli(), config.upstream().loggedCommand(), config.domain(),
                         config.agentModel(), config.host().hostSession()), recorder, System::nanoTime, startNanos);
         try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
@@ -131,6 +136,25 @@ public final class Proxy {
             return new HttpUpstream(h.endpoint(), h.headers());
         }
         throw new IllegalArgumentException("no upstream for " + spec.getClass().getName());
+    }
+
+    /**
+     * A path the host gave (hosts start the proxy without a shell, in a directory nobody
+     * chose): a leading {@code ~} expanded, made absolute so messages name it in full.
+     *
+     * @throws ProxyStartException for {@code ~user}, or a {@code ~} with no home known
+     */
+    static Path hostPath(Path path, Path home, String what) throws ProxyStartException {
+        if (startsWithOtherUsersHome(path)) {
+            throw new ProxyStartException("cannot use " + what + " " + path + ": only a leading ~ on its own (the home"
+                    + " directory) is expanded, not ~user; give the file's full path", null);
+        }
+        Path expanded = expandHome(path, home);
+        if (startsWithTilde(expanded)) {
+            throw new ProxyStartException("cannot expand ~ in " + what + " " + path
+                    + ": the home directory is not known (HOME is not set)", null);
+        }
+        return expanded.toAbsolutePath();
     }
 
     /**

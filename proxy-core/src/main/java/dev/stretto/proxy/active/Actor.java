@@ -1,7 +1,6 @@
 package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.stretto.proxy.guard.Facts;
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
@@ -9,7 +8,6 @@ import dev.stretto.proxy.record.Recorder;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.TimelineBuilder;
 import dev.stretto.trace.episode.ToolCall;
-import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.Source;
 import java.io.IOException;
 import java.time.Duration;
@@ -216,21 +214,18 @@ final class Actor implements Callable<Void>, RunContext {
         readContext();
         JsonNode logged = ProxyLines.logged(line.bytes());
         JsonNode message = logged != null ? logged : ProxyLines.parse(line.bytes());
-        JsonNode params = message == null ? null : message.get("params");
-        String name = params != null && params.path("name").isTextual() ? params.get("name").textValue() : "";
-        JsonNode args = params == null || params.get("arguments") == null || params.get("arguments").isNull()
-                ? JsonNodeFactory.instance.objectNode() : params.get("arguments");
-        JsonNode id = message == null ? null : message.get("id");
-        if (id == null) {
+        ToolCall call = ToolCall.ofRequest(message).orElse(null);
+        if (call == null) {
             // Not readable as a tree after all: nothing to check or answer by.
             record(Source.CLIENT, line);
             toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
             return;
         }
-        ToolCall call = new ToolCall(id.isTextual() ? id.textValue() : CanonicalJson.write(id), name, args);
+        JsonNode id = message.get("id");
+        String name = call.name();
         if (commit && CommitTool.NAME.equals(name)) {
             logCall(line, logged, key, call);
-            var plan = CommitTool.plan(params);
+            var plan = CommitTool.plan(message.get("params"));
             if (plan.isEmpty()) {
                 answer(id, CommitTool.INVALID, true);
                 return;
@@ -264,13 +259,7 @@ final class Actor implements Callable<Void>, RunContext {
     /** The tools/call requests inside a batch: their answers belong to the episode too. */
     private void trackBatchCalls(JsonNode batch) {
         for (JsonNode m : batch) {
-            JsonNode id = m.get("id");
-            if ("tools/call".equals(m.path("method").textValue()) && id != null && !id.isNull()) {
-                JsonNode params = m.path("params");
-                awaitingAnswer.put(IdKey.of(id), new ToolCall(id.isTextual() ? id.textValue() : CanonicalJson.write(id),
-                        params.path("name").asText(""), params.path("arguments").isObject() ? params.get("arguments")
-                        : JsonNodeFactory.instance.objectNode()));
-            }
+            ToolCall.ofRequest(m).ifPresent(c -> awaitingAnswer.put(IdKey.of(m.get("id")), c));
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.stretto.trace.episode;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.LogHeader;
@@ -104,14 +103,14 @@ public final class TimelineBuilder {
         Long cancelledMs;
         boolean replaced;
 
-        MCall(String id, String name, JsonNode arguments, Source from, long sentMs, MTurn turn) {
-            this.id = id;
-            this.name = name;
-            this.arguments = arguments;
+        MCall(ToolCall call, Source from, long sentMs, MTurn turn) {
+            this.id = call.id();
+            this.name = call.name();
+            this.arguments = call.arguments();
             this.from = from;
             this.sentMs = sentMs;
             this.turn = turn;
-            this.toolCall = new ToolCall(id, name, arguments);
+            this.toolCall = call;
         }
     }
 
@@ -245,7 +244,7 @@ public final class TimelineBuilder {
                     }
                 }
                 if (fromAgentSide && "tools/call".equals(method.textValue())) {
-                    call(id, params, from, t);
+                    call(msg, id, from, t);
                 }
             } else if (fromAgentSide && "notifications/cancelled".equals(method.textValue()) && params != null) {
                 JsonNode requestId = params.get("requestId");
@@ -259,17 +258,13 @@ public final class TimelineBuilder {
         }
     }
 
-    private void call(JsonNode id, JsonNode params, Source from, long t) {
-        JsonNode nameNode = params == null ? null : params.get("name");
-        String name = nameNode != null && nameNode.isTextual() ? nameNode.textValue() : "";
-        JsonNode args = params == null ? null : params.get("arguments");
-        if (args == null || args.isNull()) {
-            args = JsonNodeFactory.instance.objectNode();
-        }
+    private void call(JsonNode msg, JsonNode id, Source from, long t) {
+        ToolCall call = ToolCall.ofRequest(msg).orElseThrow();
+        JsonNode args = call.arguments();
         if (!joinsCurrentTurn(from, args, t)) {
             startTurn(t);
         }
-        MCall c = new MCall(idText(id), name, args, from, t, current);
+        MCall c = new MCall(call, from, t, current);
         current.calls.add(c);
         current.open++;
         current.dirty = true;
@@ -404,11 +399,6 @@ public final class TimelineBuilder {
             return CanonicalJson.write(structured);
         }
         return CanonicalJson.write(result);
-    }
-
-    /** The id as the episode spells it. */
-    private static String idText(JsonNode id) {
-        return id.isTextual() ? id.textValue() : CanonicalJson.write(id);
     }
 
     /** A key that keeps the number 3 and the string "3" apart, as JSON-RPC does. */
