@@ -141,6 +141,7 @@ public final class ActiveSession {
         }
         actor = new Actor(mailbox, toHost, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
                 checks, answerHook, forker, drained);
+        forker.fork(() -> Actor.warmUp(header));
         Callable<Void> hostPump = () -> {
             while (true) {
                 HostInput.Read read = hostIn.take();

@@ -174,7 +174,7 @@ final class Actor implements Callable<Void>, RunContext {
 
     private void fromHost(Line line) {
         JsonRpcPeek peek = JsonRpcPeek.of(line.bytes());
-        JsonNode forEpisode = null;
+        boolean forEpisode = false;
         if (peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null) {
             String key = IdKey.ofText(peek.id());
             switch (peek.method()) {
@@ -187,23 +187,25 @@ final class Actor implements Callable<Void>, RunContext {
                     if (commit) {
                         initializes.add(key);
                     }
-                    forEpisode = ProxyLines.logged(line.bytes());
+                    forEpisode = true;
                 }
                 default -> {
                 }
             }
-        } else if (peek.kind() == JsonRpcPeek.Kind.NOTIFICATION && "notifications/cancelled".equals(peek.method())
-                || peek.kind() == JsonRpcPeek.Kind.NOT_OBJECT) {
-            forEpisode = ProxyLines.logged(line.bytes());
+        } else {
+            forEpisode = peek.kind() == JsonRpcPeek.Kind.NOTIFICATION && "notifications/cancelled".equals(peek.method())
+                    || peek.kind() == JsonRpcPeek.Kind.NOT_OBJECT;
         }
         long t = record(Source.CLIENT, line);
-        if (forEpisode != null) {
-            timeline.add(t, Source.CLIENT, forEpisode);
-            if (forEpisode.isArray()) {
-                trackBatchCalls(forEpisode);
+        toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+        // Parsed after it went on its way: the host's first line (initialize) need not wait for it.
+        JsonNode message = forEpisode ? ProxyLines.logged(line.bytes()) : null;
+        if (message != null) {
+            timeline.add(t, Source.CLIENT, message);
+            if (message.isArray()) {
+                trackBatchCalls(message);
             }
         }
-        toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
     }
 
     /**
@@ -518,6 +520,20 @@ final class Actor implements Callable<Void>, RunContext {
             throw new Stopped(e);
         }
         return t;
+    }
+
+    /**
+     * Loads and links what the actor parses with (Jackson's tree model, the log's classifier,
+     * the episode's builder, the guards) on a thread of its own while the server starts, so
+     * the session's first answers do not wait for it. Touches no state of the actor.
+     */
+    static void warmUp(dev.stretto.trace.log.LogHeader header) {
+        byte[] line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\",\"arguments\":{}}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        TimelineBuilder scratch = new TimelineBuilder(header);
+        scratch.add(0, Source.CLIENT, ProxyLines.logged(line));
+        new Facts().update(scratch.events());
+        ProxyLines.bytes(CommitTool.DEFINITION);
     }
 
     /** The session's episode so far (tests compare it with the log's). Actor thread only. */
