@@ -70,14 +70,21 @@ public final class RetailGuards implements GuardDomain {
                 : Verdict.pass();
     }
 
-    static Verdict ownOrder(ToolCall call, Facts facts) {
+    /** The looked-up order the call names, or null. */
+    private static JsonNode order(ToolCall call, Facts facts) {
         String id = text(call, "order_id");
-        if (id == null) {
-            return Verdict.unknown(NO_ORDER);
-        }
-        JsonNode order = facts.orders().get(id);
+        return id == null ? null : facts.orders().get(id);
+    }
+
+    /** Why {@link #order} found none: the call names no order, or it was not looked up. */
+    private static Verdict orderUnknown(ToolCall call) {
+        return Verdict.unknown(text(call, "order_id") == null ? NO_ORDER : NOT_LOOKED_UP);
+    }
+
+    static Verdict ownOrder(ToolCall call, Facts facts) {
+        JsonNode order = order(call, facts);
         if (order == null) {
-            return Verdict.unknown(NOT_LOOKED_UP);
+            return orderUnknown(call);
         }
         if (facts.authenticatedUsers().isEmpty()) {
             return Verdict.unknown("nobody has been authenticated");
@@ -99,7 +106,7 @@ public final class RetailGuards implements GuardDomain {
     }
 
     static Verdict pending(ToolCall call, Facts facts) {
-        String status = status(call, facts);
+        String status = field(order(call, facts), "status");
         if (status == null) {
             return statusUnknown(call, facts);
         }
@@ -110,25 +117,15 @@ public final class RetailGuards implements GuardDomain {
     }
 
     static Verdict delivered(ToolCall call, Facts facts) {
-        String status = status(call, facts);
+        String status = field(order(call, facts), "status");
         if (status == null) {
             return statusUnknown(call, facts);
         }
         return status.equals("delivered") ? Verdict.pass() : Verdict.fail("the order is " + status + ", not delivered");
     }
 
-    private static String status(ToolCall call, Facts facts) {
-        String id = text(call, "order_id");
-        JsonNode order = id == null ? null : facts.orders().get(id);
-        return field(order, "status");
-    }
-
     private static Verdict statusUnknown(ToolCall call, Facts facts) {
-        String id = text(call, "order_id");
-        if (id == null) {
-            return Verdict.unknown(NO_ORDER);
-        }
-        return Verdict.unknown(facts.orders().containsKey(id) ? "the order's status is not known" : NOT_LOOKED_UP);
+        return order(call, facts) != null ? Verdict.unknown("the order's status is not known") : orderUnknown(call);
     }
 
     static Verdict cancelReason(ToolCall call, Facts facts) {
@@ -145,13 +142,9 @@ public final class RetailGuards implements GuardDomain {
         if (items == null) {
             return Verdict.unknown("the call names no items");
         }
-        String id = text(call, "order_id");
-        if (id == null) {
-            return Verdict.unknown(NO_ORDER);
-        }
-        JsonNode order = facts.orders().get(id);
+        JsonNode order = order(call, facts);
         if (order == null) {
-            return Verdict.unknown(NOT_LOOKED_UP);
+            return orderUnknown(call);
         }
         JsonNode orderItems = order.get("items");
         if (orderItems == null || !orderItems.isArray()) {
@@ -182,10 +175,9 @@ public final class RetailGuards implements GuardDomain {
         if (olds.size() != news.size()) {
             return Verdict.fail("the call replaces " + olds.size() + " items with " + news.size());
         }
-        String id = text(call, "order_id");
-        JsonNode order = id == null ? null : facts.orders().get(id);
+        JsonNode order = order(call, facts);
         if (order == null) {
-            return Verdict.unknown(id == null ? NO_ORDER : NOT_LOOKED_UP);
+            return orderUnknown(call);
         }
         List<String> oldIds = texts(olds);
         List<String> newIds = texts(news);
@@ -268,10 +260,9 @@ public final class RetailGuards implements GuardDomain {
         if (method.startsWith("gift_card")) {
             return Verdict.pass();
         }
-        String id = text(call, "order_id");
-        JsonNode order = id == null ? null : facts.orders().get(id);
+        JsonNode order = order(call, facts);
         if (order == null) {
-            return Verdict.unknown(id == null ? NO_ORDER : NOT_LOOKED_UP);
+            return orderUnknown(call);
         }
         JsonNode history = order.get("payment_history");
         String original = history != null && history.isArray() && !history.isEmpty()
