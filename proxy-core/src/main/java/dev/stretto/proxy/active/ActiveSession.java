@@ -1,5 +1,6 @@
 package dev.stretto.proxy.active;
 
+import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.session.HostInput;
@@ -106,12 +107,12 @@ public final class ActiveSession {
         return new ServerLineSink() {
             @Override
             public void line(byte[] line, boolean newline) {
-                post(new Inbound.FromServer(new Line(line, newline), false));
+                post(new Inbound.FromServer(new Line(line, newline), false, JsonRpcPeek.of(line)));
             }
 
             @Override
             public void proxyLine(byte[] line, boolean newline) {
-                post(new Inbound.FromServer(new Line(line, newline), true));
+                post(new Inbound.FromServer(new Line(line, newline), true, JsonRpcPeek.of(line)));
             }
         };
     }
@@ -146,7 +147,7 @@ public final class ActiveSession {
             while (true) {
                 HostInput.Read read = hostIn.take();
                 if (read instanceof HostInput.Got(Line line)) {
-                    mailbox.put(new Inbound.FromHost(line));
+                    mailbox.put(new Inbound.FromHost(line, JsonRpcPeek.of(line.bytes())));
                 } else if (read instanceof HostInput.End(var failure)) {
                     mailbox.put(new Inbound.HostEnded(failure));
                     return null;

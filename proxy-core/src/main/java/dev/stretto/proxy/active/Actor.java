@@ -155,10 +155,10 @@ final class Actor implements Callable<Void>, RunContext {
     // if/instanceof rather than a pattern switch, whose first bootstrap would hold up the
     // session's first line; Inbound is sealed, so a new kind is easy to find here.
     private void handle(Inbound event) {
-        if (event instanceof Inbound.FromHost(Line line)) {
-            fromHost(line);
-        } else if (event instanceof Inbound.FromServer(Line line, boolean byProxy)) {
-            fromServer(line, byProxy ? Source.PROXY : Source.SERVER);
+        if (event instanceof Inbound.FromHost(Line line, JsonRpcPeek peek)) {
+            fromHost(line, peek);
+        } else if (event instanceof Inbound.FromServer(Line line, boolean byProxy, JsonRpcPeek peek)) {
+            fromServer(line, byProxy ? Source.PROXY : Source.SERVER, peek);
         } else if (event instanceof Inbound.Done(Runnable then)) {
             then.run();
         } else if (event instanceof Inbound.HostEnded(IOException failure)) {
@@ -172,8 +172,7 @@ final class Actor implements Callable<Void>, RunContext {
 
     // ---- the host's lines
 
-    private void fromHost(Line line) {
-        JsonRpcPeek peek = JsonRpcPeek.of(line.bytes());
+    private void fromHost(Line line, JsonRpcPeek peek) {
         boolean forEpisode = false;
         if (peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null) {
             String key = IdKey.ofText(peek.id());
@@ -276,8 +275,7 @@ final class Actor implements Callable<Void>, RunContext {
 
     // ---- the server's lines
 
-    private void fromServer(Line line, Source from) {
-        JsonRpcPeek peek = JsonRpcPeek.of(line.bytes());
+    private void fromServer(Line line, Source from, JsonRpcPeek peek) {
         if (peek.kind() == JsonRpcPeek.Kind.RESPONSE && peek.id() != null) {
             String key = IdKey.ofText(peek.id());
             ToolCall call = awaitingAnswer.remove(key);
@@ -377,28 +375,39 @@ final class Actor implements Callable<Void>, RunContext {
             then.accept(new CallCheck.Allowed());
             return;
         }
-        facts.update(timeline.events());
-        Episode[] episode = new Episode[1];
-        CallCheck.Context ctx = new CallCheck.Context() {
-            @Override
-            public Facts facts() {
-                return facts;
-            }
+        runChecks(0, call, new CheckContext(), then);
+    }
 
-            @Override
-            public Episode episode() {
-                if (episode[0] == null) {
-                    episode[0] = timeline.episode();
-                }
-                return episode[0];
-            }
+    /**
+     * What the checks of one call see: the facts and the episode as they are when first asked
+     * for, made only then (most calls are reads no rule checks, and a busy session's episode
+     * is not free to bring up to date).
+     */
+    private final class CheckContext implements CallCheck.Context {
+        private boolean factsUpdated;
+        private Episode episode;
 
-            @Override
-            public <T> void fork(Callable<T> work, BiConsumer<T, Throwable> done) {
-                Actor.this.fork(work, done);
+        @Override
+        public Facts facts() {
+            if (!factsUpdated) {
+                facts.update(timeline.events());
+                factsUpdated = true;
             }
-        };
-        runChecks(0, call, ctx, then);
+            return facts;
+        }
+
+        @Override
+        public Episode episode() {
+            if (episode == null) {
+                episode = timeline.episode();
+            }
+            return episode;
+        }
+
+        @Override
+        public <T> void fork(Callable<T> work, BiConsumer<T, Throwable> done) {
+            Actor.this.fork(work, done);
+        }
     }
 
     private void runChecks(int i, ToolCall call, CallCheck.Context ctx, Consumer<CallCheck.Outcome> then) {

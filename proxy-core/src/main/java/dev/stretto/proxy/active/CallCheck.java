@@ -17,13 +17,16 @@ import java.util.function.Consumer;
  */
 interface CallCheck {
 
-    /** What a check may read and do. */
+    /**
+     * What a check may read and do. The facts and the episode are made when first asked for:
+     * read them before forking, since afterwards they hold what happened since.
+     */
     interface Context {
 
         /** The session's facts up to the call (not including it). */
         Facts facts();
 
-        /** The session's episode up to the call; take it before forking, it changes afterwards. */
+        /** The session's episode up to the call (not including it). */
         Episode episode();
 
         /**

@@ -1,12 +1,14 @@
 package dev.stretto.proxy.active;
 
+import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
 import java.io.IOException;
 
 /**
  * What reaches the actor's mailbox: lines from the host and from the server as the pumps
- * read them (raw bytes, not yet stamped or parsed), the ends of both, and the results of
- * work the actor forked. The actor handles each kind; adding one is a compile error until it
+ * read them (raw bytes, not yet stamped or parsed, with the one look at their kind, method
+ * and id that every line gets, taken on the pump's thread so the actor's own thread is spared
+ * it), the ends of both, and the results of work the actor forked. The actor handles each kind; adding one is a compile error until it
  * does.
  */
 sealed interface Inbound {
@@ -29,8 +31,13 @@ sealed interface Inbound {
         return 0;
     }
 
-    /** A line the host wrote. */
-    record FromHost(Line line) implements Inbound {
+    /**
+     * A line the host wrote.
+     *
+     * @param line the line
+     * @param peek its kind, method and id
+     */
+    record FromHost(Line line, JsonRpcPeek peek) implements Inbound {
         @Override
         public Lane lane() {
             return Lane.HOST;
@@ -60,8 +67,9 @@ sealed interface Inbound {
      * @param line           the line
      * @param writtenByProxy true for an answer the HTTP upstream wrote in the server's place
      *                       (the server refused the request or could not be reached)
+     * @param peek           its kind, method and id
      */
-    record FromServer(Line line, boolean writtenByProxy) implements Inbound {
+    record FromServer(Line line, boolean writtenByProxy, JsonRpcPeek peek) implements Inbound {
         @Override
         public Lane lane() {
             return Lane.SERVER;

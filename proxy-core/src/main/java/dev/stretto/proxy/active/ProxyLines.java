@@ -58,7 +58,8 @@ final class ProxyLines {
      * when the log keeps it as raw text (not one JSON value, or one its readers cannot read back).
      */
     static JsonNode logged(byte[] line) {
-        return LineClassifier.classify(line) instanceof Payload.Message m ? m.tree().orElse(null) : null;
+        // Parsed from the bytes: the same tree as the message's text gives, sooner.
+        return LineClassifier.classify(line) instanceof Payload.Message ? parse(line) : null;
     }
 
     /** The line parsed, whatever the log makes of it; null when it is not one JSON value. */
