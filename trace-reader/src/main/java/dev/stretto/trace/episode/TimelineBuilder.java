@@ -45,7 +45,7 @@ public final class TimelineBuilder {
      * arguments and the results of other turns. Pieces are separated by newlines so that
      * two neighbours cannot make up a value neither holds.
      */
-    private final StringBuilder known = new StringBuilder();
+    private final SearchableText known = new SearchableText();
 
     /**
      * The episode's events as they stand, one per step; a turn's event is made again from
@@ -69,7 +69,7 @@ public final class TimelineBuilder {
         final int number;
         final long startMs;
         final List<MCall> calls = new ArrayList<>();
-        final StringBuilder results = new StringBuilder();
+        final SearchableText results = new SearchableText();
         int open;
         /**
          * When the turn's latest answer arrived, or null before any: the 500 ms window
@@ -82,6 +82,8 @@ public final class TimelineBuilder {
         final int eventIndex;
         /** Calls joined since that event was last made. */
         boolean dirty = true;
+        /** The calls as the episode holds them, in order. */
+        final List<ToolCall> toolCalls = new ArrayList<>();
 
         MTurn(int number, long startMs, int eventIndex) {
             this.number = number;
@@ -97,7 +99,6 @@ public final class TimelineBuilder {
         final Source from;
         final long sentMs;
         final MTurn turn;
-        final ToolCall toolCall;
         boolean open = true;
         Timeline.Result result;
         Long cancelledMs;
@@ -110,7 +111,6 @@ public final class TimelineBuilder {
             this.from = from;
             this.sentMs = sentMs;
             this.turn = turn;
-            this.toolCall = call;
         }
     }
 
@@ -186,11 +186,7 @@ public final class TimelineBuilder {
     }
 
     private void refresh(MTurn t) {
-        List<ToolCall> calls = new ArrayList<>(t.calls.size());
-        for (MCall c : t.calls) {
-            calls.add(c.toolCall);
-        }
-        events.set(t.eventIndex, new Event.Assistant(null, calls, null));
+        events.set(t.eventIndex, new Event.Assistant(null, t.toolCalls, null));
         t.dirty = false;
     }
 
@@ -266,6 +262,7 @@ public final class TimelineBuilder {
         }
         MCall c = new MCall(call, from, t, current);
         current.calls.add(c);
+        current.toolCalls.add(call);
         current.open++;
         current.dirty = true;
         MCall earlier = pending.put(idKey(id), c);
@@ -294,7 +291,7 @@ public final class TimelineBuilder {
 
     private boolean passesValueFirstSeenInTurn(JsonNode args) {
         for (String v : argumentValues(args, new ArrayList<>())) {
-            if (current.results.indexOf(v) >= 0 && known.indexOf(v) < 0) {
+            if (current.results.contains(v) && !known.contains(v)) {
                 return true;
             }
         }
@@ -318,7 +315,7 @@ public final class TimelineBuilder {
 
     private void startTurn(long t) {
         if (current != null) {
-            known.append(current.results);
+            known.append(current.results.text());
             // Only the newest turn gains calls: the one before is final from now on.
             if (current.dirty) {
                 refresh(current);
