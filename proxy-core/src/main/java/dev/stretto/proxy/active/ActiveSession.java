@@ -190,13 +190,13 @@ public final class ActiveSession {
      * the actor has seen when it takes the question. For tests.
      */
     CompletableFuture<Episode> episode() {
-        return ask(() -> actor.episode());
+        return ask(Actor::episode);
     }
 
-    /** Runs {@code question} on the actor's thread. For tests. */
-    <T> CompletableFuture<T> ask(java.util.function.Supplier<T> question) {
+    /** Asks the actor {@code question} on its own thread, after what it has taken so far. For tests. */
+    <T> CompletableFuture<T> ask(java.util.function.Function<Actor, T> question) {
         CompletableFuture<T> answer = new CompletableFuture<>();
-        post(new Inbound.Done(() -> answer.complete(question.get())));
+        post(new Inbound.Done(() -> answer.complete(question.apply(actor))));
         return answer;
     }
 

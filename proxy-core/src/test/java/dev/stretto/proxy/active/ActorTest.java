@@ -257,4 +257,24 @@ class ActorTest {
             assertNull(h.episode().events().stream().findFirst().orElse(null));
         }
     }
+
+    @Test
+    void theServersToolsAreLearntFromItsToolsListAnswersWithTheirHints() throws Exception {
+        try (ActorHarness h = new ActorHarness(COMMIT)) {
+            h.host.send(request(2, "tools/list", null));
+            h.server.next();
+            h.server.say("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{\"tools\":[{\"name\":\"read\",\"annotations\":"
+                    + "{\"readOnlyHint\":true},\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"write\",\"annotations\":"
+                    + "{\"readOnlyHint\":false}},{\"name\":\"unsure\"}]}}");
+            JsonNode listed = LiveHost.JSON.readTree(h.host.nextLine());
+            assertEquals(4, listed.at("/result/tools").size(), "stretto_commit appended");
+            ServerTools tools = h.active.ask(Actor::tools).get(LiveHost.WAIT_S, TimeUnit.SECONDS);
+            assertTrue(tools.listed());
+            assertEquals(true, tools.get("read").orElseThrow().readOnlyHint());
+            assertEquals("object", tools.get("read").orElseThrow().inputSchema().get("type").asText());
+            assertEquals(false, tools.get("write").orElseThrow().readOnlyHint());
+            assertNull(tools.get("unsure").orElseThrow().readOnlyHint());
+            assertTrue(tools.get("stretto_commit").isEmpty(), "the proxy's own tool is not the server's");
+        }
+    }
 }
