@@ -66,8 +66,16 @@ class ProxyMainTest {
         byte[] input = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
                 + "\"cancel_pending_order\",\"arguments\":{\"order_id\":\"#W1a\",\"reason\":\"found it cheaper\"}}}\n")
                 .getBytes(StandardCharsets.UTF_8);
+        Files.writeString(tmp.resolve("chat.jsonl"), "{\"role\":\"user\",\"content\":\"cancel it\"}\n");
         assertEquals(0, run(input, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString()), "--guards", "--domain", "retail",
-                "--commit", "--context", "~/chat.jsonl", "--", "cat"));
+                "--commit", "--context", "~/chat.jsonl", "--record", "~/logs", "--", "cat"));
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(tmp.resolve("logs"))) {
+            logs = s.toList();
+        }
+        assertTrue(Files.readString(logs.getFirst()).contains(
+                "\"from\":\"context\",\"message\":{\"role\":\"user\",\"content\":\"cancel it\"}"),
+                "~ in --context is the home directory: the conversation was read");
         String out = protocol.toString(StandardCharsets.UTF_8);
         assertTrue(out.startsWith("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":\"Refused by the"
                 + " policy check, so cancel_pending_order was not run and nothing changed: the user has not been"

@@ -67,8 +67,7 @@ public final class Proxy {
         String sessionId = SessionId.of(started, ProcessHandle.current().pid());
         // Active mode: --context names a file in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
-                : new ActiveMode(config.active().guards(), config.active().commit(),
-                        hostPath(config.active().context(), config.host().home(), "the context file"));
+                : config.active().withContext(hostPath(config.active().context(), config.host().home(), "the context file"));
 
         SessionLogFile logFile = null;
         LogWriter logWriter = null;

@@ -24,6 +24,11 @@ public record ActiveMode(Guards guards, boolean commit, Path context) {
         }
     }
 
+    /** This configuration with the conversation read from {@code file} instead. */
+    public ActiveMode withContext(Path file) {
+        return new ActiveMode(guards, commit, file);
+    }
+
     /** A builder with nothing switched on yet. */
     public static Builder builder() {
         return new Builder();

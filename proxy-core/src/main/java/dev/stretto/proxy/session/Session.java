@@ -106,6 +106,7 @@ public final class Session {
      */
     public int run() throws IOException, InterruptedException {
         try {
+            // Active mode: the server's lines go to the actor.
             upstream.start(active != null ? active.serverSink() : new ServerLineSink() {
                 @Override
                 public void line(byte[] line, boolean newline) {
