@@ -56,7 +56,7 @@ import org.tinylog.Logger;
  * from taking events a full queue could not take. It waits only for the log writer's queue
  * (the same backpressure from a stalled disk the pumps get in passive mode) and reads the
  * conversation file's new bytes. The proxy's own requests time out on a tick: the actor looks
- * at its clock after every event, and at least every {@link #TICK}.
+ * at its clock after every event, and at least every {@link #TICK} while any of them waits.
  *
  * <p>Ending. When the host's input ends, the actor reads the conversation once more and, once
  * no run of its own still needs the server, closes the server's input. When the server ends,
@@ -141,7 +141,8 @@ final class Actor implements Callable<Void>, RunContext {
         long tick = TICK.toNanos();
         try {
             while (true) {
-                Inbound event = mailbox.take(tick);
+                // With nothing to time out, wait without a timer: an untimed wait wakes sooner.
+                Inbound event = mailbox.take(own.isEmpty() ? Long.MAX_VALUE : tick);
                 if (event != null) {
                     handle(event);
                 }

@@ -80,7 +80,8 @@ final class Mailbox {
     }
 
     /**
-     * The oldest event the gate lets through, waiting up to {@code timeoutNanos} for one.
+     * The oldest event the gate lets through, waiting up to {@code timeoutNanos} for one
+     * ({@code Long.MAX_VALUE}: as long as it takes).
      *
      * @return the event, or null when none came in time
      */
@@ -101,10 +102,13 @@ final class Mailbox {
                     }
                     return best.event();
                 }
-                if (left <= 0) {
+                if (timeoutNanos == Long.MAX_VALUE) {
+                    arrived.await();
+                } else if (left <= 0) {
                     return null;
+                } else {
+                    left = arrived.awaitNanos(left);
                 }
-                left = arrived.awaitNanos(left);
             }
         } finally {
             lock.unlock();
