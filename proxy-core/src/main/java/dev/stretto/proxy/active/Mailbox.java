@@ -125,16 +125,6 @@ final class Mailbox {
         }
     }
 
-    /** How many events wait in {@code lane} (for tests). */
-    int waiting(Inbound.Lane lane) {
-        lock.lock();
-        try {
-            return lane(lane).size();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     private static Entry older(Entry a, Entry b) {
         if (a == null) {
             return b;
