@@ -66,6 +66,29 @@ class ExitStatusIT {
         }
     }
 
+    /**
+     * Issue 7: a full disk at start left an empty log (created, but its header never written)
+     * that every reader then rejected. A file size limit of 0 fails the header's write as a
+     * full disk does; the pipes to the host are not files, so forwarding still works.
+     */
+    @Test
+    void aLogWhoseHeaderCannotBeWrittenIsNotLeftBehindAndTheSessionGoesOnUnrecorded() throws Exception {
+        Path dir = tmp.resolve("logs");
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        try (Proc p = Proc.start(List.of("sh", "-c", "ulimit -f 0; exec \"$0\" --record \"$1\" -- cat",
+                Repo.bin("stretto-proxy"), dir.toString()), tmp, Map.of("STRETTO_AOT", "0"))) {
+            p.send(ping);
+            assertEquals(ping, p.nextLine());
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+            assertEquals("stretto-proxy: cannot write the session log in " + dir + " (File too large); this session"
+                    + " is not recorded, forwarding goes on\n", p.stderr());
+        }
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "no log without its header");
+        }
+    }
+
     @Test
     void unknownOptionIsAUsageError() throws Exception {
         try (Proc p = Proc.proxy(Map.of(), "--recrod", "/tmp/x", "--", "cat")) {

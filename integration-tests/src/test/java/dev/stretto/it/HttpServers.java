@@ -51,7 +51,7 @@ final class HttpServers {
     static Path referenceServer() {
         Path bin = Repo.root().resolve(".cache/reference-server/node_modules/.bin/mcp-server-everything");
         if (!Files.isExecutable(bin)) {
-            fail("the reference MCP server is not installed at " + bin + "; run bin/lib/reference-server"
+            fail("the reference MCP server is not installed at " + bin + "; run bin/lib/npm-install reference-server"
                     + " (bin/test does so before mvn verify)");
         }
         return bin;

@@ -8,8 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The launchers as an MCP host starts them: no shell, any directory, a symlink, a bare PATH. */
 class LauncherIT {
@@ -43,6 +46,63 @@ class LauncherIT {
             p.closeStdin();
             assertEquals(oldJdk.toString(), p.nextLine(), p.stderr());
             assertEquals(0, p.waitFor(), p.stderr());
+        }
+    }
+
+    /**
+     * Issue 7: the launchers appended /usr/local/bin:/usr/bin:/bin to PATH (twice), and the
+     * server inherited that. It must get the host's environment as it was, PATH unset too.
+     * The one addition is PWD, the working directory: every POSIX shell, so the launchers'
+     * /bin/sh, sets it on start, and cannot tell whether it was given.
+     */
+    @Test
+    void theServerSeesTheHostsEnvironmentUnchanged() throws Exception {
+        Map<String, String> withPath = Map.of("PATH", tmp + ":/usr/bin:/bin", "HOME", tmp.toString(),
+                "STRETTO_TEST_VALUE", "a b=c");
+        Map<String, String> withoutPath = Map.of("HOME", tmp.toString(), "STRETTO_TEST_VALUE", "a b=c");
+        for (Map<String, String> env : List.of(withPath, withoutPath)) {
+            try (Proc p = Proc.startWithOnly(List.of(Repo.bin("stretto-proxy"), "--", "/usr/bin/env"), tmp, env)) {
+                p.closeStdin();
+                assertEquals(0, p.waitFor(), p.stderr());
+                Map<String, String> seen = new TreeMap<>();
+                for (String line : new String(p.stdoutBytes(), StandardCharsets.UTF_8).lines().toList()) {
+                    seen.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1));
+                }
+                Map<String, String> expected = new TreeMap<>(env);
+                expected.put("PWD", tmp.toString());
+                assertEquals(expected, seen);
+            }
+        }
+    }
+
+    /** Issue 7: bench printed Java's usage, try said "--record needs a value", test Maven's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try",
+            "test", "bench"})
+    void everyCommandInBinAnswersHelpItself(String command) throws Exception {
+        for (String flag : List.of("--help", "-h")) {
+            try (Proc p = Proc.start(List.of(Repo.bin(command), flag), tmp, Map.of())) {
+                assertEquals(0, p.waitFor(), p.stderr());
+                String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+                String name = command.startsWith("stretto") ? command : "bin/" + command;
+                assertTrue(out.startsWith("Usage: " + name) || out.startsWith(name + " "), out);
+                assertEquals("", p.stderr());
+            }
+        }
+    }
+
+    /** Issue 7: bin/test's output held ANSI codes, which Maven writes even in batch mode. */
+    @Test
+    void binTestWritesNoColourCodesAndKeepsMavensStatus() throws Exception {
+        // --version makes Maven print its banner and stop: the cheapest run that shows the codes.
+        try (Proc p = Proc.start(List.of(Repo.bin("test"), "--version"), tmp, Map.of())) {
+            assertEquals(0, p.waitFor(), p.stderr());
+            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+            assertTrue(out.startsWith("Apache Maven "), out);
+            assertTrue(out.indexOf('\u001b') < 0 && p.stderr().indexOf('\u001b') < 0, out + p.stderr());
+        }
+        try (Proc p = Proc.start(List.of(Repo.bin("test"), "--no-such-maven-option"), tmp, Map.of())) {
+            assertEquals(1, p.waitFor(), "Maven's status: " + p.stderr());
         }
     }
 

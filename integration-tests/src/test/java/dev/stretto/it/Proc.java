@@ -31,9 +31,13 @@ final class Proc implements AutoCloseable {
     private final CompletableFuture<Void> stdoutDone = new CompletableFuture<>();
     private final CompletableFuture<Void> stderrDone = new CompletableFuture<>();
 
-    private Proc(Process process) {
+    private Proc(Process process, boolean readStdout) {
         this.process = process;
-        Thread.ofVirtual().name("it-stdout").start(() -> collect(process.getInputStream(), stdoutBytes, stdoutLines, stdoutDone));
+        if (readStdout) {
+            Thread.ofVirtual().name("it-stdout").start(() -> collect(process.getInputStream(), stdoutBytes, stdoutLines, stdoutDone));
+        } else {
+            stdoutDone.complete(null);
+        }
         Thread.ofVirtual().name("it-stderr").start(() -> collect(process.getErrorStream(), stderrBytes, null, stderrDone));
     }
 
@@ -47,7 +51,26 @@ final class Proc implements AutoCloseable {
             pb.directory(dir.toFile());
         }
         pb.environment().putAll(env);
-        return new Proc(pb.start());
+        return new Proc(pb.start(), true);
+    }
+
+    /**
+     * bin/stretto-proxy with {@code args} whose stdout nobody reads: a host that stopped
+     * reading. The pipe stays open until the process ends.
+     */
+    static Proc proxyNotRead(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Repo.bin("stretto-proxy")));
+        command.addAll(List.of(args));
+        return new Proc(new ProcessBuilder(command).start(), false);
+    }
+
+    /** {@code command} with exactly the environment {@code env}, nothing inherited. */
+    static Proc startWithOnly(List<String> command, Path dir, Map<String, String> env) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.directory(dir.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        return new Proc(pb.start(), true);
     }
 
     /** bin/stretto-proxy with {@code args}, in the test's directory, with {@code env} added. */
@@ -66,6 +89,7 @@ final class Proc implements AutoCloseable {
             while ((n = in.read(buf)) > 0) {
                 synchronized (all) {
                     all.write(buf, 0, n);
+                    all.notifyAll();
                 }
                 if (lines != null) {
                     for (int i = 0; i < n; i++) {
@@ -142,8 +166,30 @@ final class Proc implements AutoCloseable {
         }
     }
 
+    /** Waits until stderr contains {@code text}, failing the test if it does not in time. */
+    void awaitStderr(String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        synchronized (stderrBytes) {
+            while (!stderrBytes.toString(StandardCharsets.UTF_8).contains(text)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || stderrDone.isDone()) {
+                    fail("stderr did not say \"" + text + "\" within " + WAIT_SECONDS + " s; stderr:\n" + stderr());
+                }
+                TimeUnit.NANOSECONDS.timedWait(stderrBytes, left);
+            }
+        }
+    }
+
     Process process() {
         return process;
+    }
+
+    /** Sends the process signal {@code name} (TERM, INT, HUP, ...) as {@code kill -NAME} does. */
+    void signal(String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(WAIT_SECONDS, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            fail("kill -" + name + " " + process.pid() + " failed");
+        }
     }
 
     @Override

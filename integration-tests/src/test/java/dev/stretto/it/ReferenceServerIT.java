@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code stretto-proxy --upstream} in front of the reference server,
- * {@code @modelcontextprotocol/server-everything} (installed by bin/lib/reference-server),
+ * {@code @modelcontextprotocol/server-everything} (installed by bin/lib/npm-install reference-server),
  * started with {@code streamableHttp} on a free loopback port. The test is the host.
  */
 class ReferenceServerIT {

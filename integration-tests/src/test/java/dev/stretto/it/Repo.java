@@ -21,19 +21,4 @@ final class Repo {
     static String bin(String name) {
         return root().resolve("bin").resolve(name).toString();
     }
-
-    /**
-     * shared/ lies beside the repository, on developers' machines and in CI alike; for a git
-     * worktree kept in a folder of its own, beside one of its ancestors.
-     */
-    static Path shared() {
-        for (Path dir = root().getParent(); dir != null; dir = dir.getParent()) {
-            Path shared = dir.resolve("shared");
-            if (Files.isDirectory(shared.resolve("fixtures"))) {
-                return shared;
-            }
-        }
-        throw new IllegalStateException("shared/ with fixtures is expected beside the repository (or one of its"
-                + " parent folders), above " + root());
-    }
 }

@@ -1,13 +1,13 @@
 package dev.stretto.demo;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.trace.json.CanonicalJson;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,10 +28,8 @@ import java.util.Map;
 final class DemoJson {
     /** serde_json gives up at its 128th nested array or object. */
     private static final int MAX_DEPTH = 127;
-    private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
-                    .build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
             .build();
 
     private DemoJson() {
@@ -49,14 +47,18 @@ final class DemoJson {
      */
     static JsonNode parse(byte[] bytes, int off, int len) throws MalformedJsonException {
         JsonNode node;
-        try {
-            node = MAPPER.readTree(bytes, off, len);
+        try (JsonParser p = FACTORY.createParser(bytes, off, len)) {
+            // serde_json's reading: the integer -0 is the float -0.0, written back as -0.0.
+            node = CanonicalJson.readTree(p);
+            if (node != null && p.nextToken() != null) {
+                throw new MalformedJsonException("trailing characters after the JSON value");
+            }
         } catch (JsonProcessingException e) {
             throw new MalformedJsonException(e.getOriginalMessage());
         } catch (IOException e) {
             throw new MalformedJsonException(e.getMessage());
         }
-        if (node == null || node.isMissingNode()) {
+        if (node == null) {
             throw new MalformedJsonException("no JSON value");
         }
         checkRepresentable(node);

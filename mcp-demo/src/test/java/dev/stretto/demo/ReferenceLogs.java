@@ -2,7 +2,6 @@ package dev.stretto.demo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,21 +9,33 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The reference demo's recorded sessions (test resources), split into what went in and out. */
+/**
+ * The reference demo's recorded sessions, split into what went in and out: the session logs
+ * under {@code testdata/reference/home/} at the top of the checkout (see testdata/README.md),
+ * recorded by the reference proxy in front of its own {@code stretto-mcp-demo --world retail}.
+ */
 record ReferenceLogs(Path file, List<String> toServer, List<String> fromServer) {
 
     static Stream<ReferenceLogs> all() {
-        try {
-            Path root = Path.of(ReferenceLogs.class.getResource("/reference-logs").toURI());
-            try (Stream<Path> files = Files.walk(root)) {
-                return files.filter(p -> p.toString().endsWith(".jsonl")).sorted()
-                        .map(ReferenceLogs::read).toList().stream();
-            }
+        try (Stream<Path> files = Files.walk(home())) {
+            return files.filter(p -> p.toString().endsWith(".jsonl") && !p.toString().endsWith(".flow.jsonl"))
+                    .sorted().map(ReferenceLogs::read).toList().stream();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
         }
+    }
+
+    /** testdata/reference/home in the first ancestor of the module's directory that has it. */
+    private static Path home() {
+        Path moduleDir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (Path d = moduleDir; d != null; d = d.getParent()) {
+            Path home = d.resolve("testdata/reference/home");
+            if (Files.isDirectory(home)) {
+                return home;
+            }
+        }
+        throw new IllegalStateException("the test data is missing: expected testdata/reference/home at the top of"
+                + " the checkout, above " + moduleDir);
     }
 
     /**

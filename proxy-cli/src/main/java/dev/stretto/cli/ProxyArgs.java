@@ -3,6 +3,7 @@ package dev.stretto.cli;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.http.HeaderSpec;
 import dev.stretto.proxy.http.HttpUpstream;
+import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -276,11 +277,14 @@ final class ProxyArgs {
             throw new IllegalArgumentException(shown + ": after '=' comes the name of the environment variable"
                     + " that holds the value (letters, digits and _), not the value itself");
         }
+        ServerChoice.HeaderRef ref = new ServerChoice.HeaderRef(name, variable);
         try {
             HeaderSpec.checkName(name);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(UPSTREAM_HEADER + " " + name + "=" + variable + ": " + e.getMessage());
+            // HeaderSpec's message repeats the name, which here may be the token itself.
+            throw new IllegalArgumentException(ref.shown() + ": " + (CommandRedactor.looksLikeToken(name)
+                    ? "not a valid HTTP header name" : e.getMessage()));
         }
-        return new ServerChoice.HeaderRef(name, variable);
+        return ref;
     }
 }

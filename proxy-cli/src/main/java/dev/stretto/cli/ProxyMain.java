@@ -8,12 +8,14 @@ import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.guard.Guards;
+import dev.stretto.proxy.upstream.Subreaper;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
@@ -28,7 +30,8 @@ import org.tinylog.configuration.Configuration;
  * <p>stdout carries only the protocol (and the text of {@code --help}/{@code --version});
  * every message of the proxy goes to stderr as {@code stretto-proxy: ...} through tinylog.
  * Exit status: the server's (128 + n when signal n ended it; 0 for an HTTP server), 125 when
- * the proxy could not start the session, 2 for a usage error.
+ * the proxy could not start the session, 2 for a usage error, 128 + n when signal n stopped
+ * the proxy itself (see {@link SignalShutdown}).
  */
 public final class ProxyMain {
 
@@ -40,6 +43,9 @@ public final class ProxyMain {
 
     /** Exit status when the proxy itself fails. */
     static final int PROXY_FAILED = 125;
+
+    /** How often the processes the server left behind that have exited are reaped. */
+    static final Duration REAP_INTERVAL = Duration.ofSeconds(5);
 
     static final String USAGE_TEXT = """
             Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND...
@@ -61,11 +67,14 @@ public final class ProxyMain {
                                   send header NAME on every request, with the value of the
                                   environment variable VAR (never logged); repeatable
               --record DIR        write one log per session to DIR/<session>.jsonl (DIR is
-                                  created if missing; a leading ~ is the home directory)
+                                  created if missing, for its owner only; a leading ~ is
+                                  the home directory)
               --domain NAME       copy NAME into the log header's "domain"
               --agent-model MODEL copy MODEL into the log header's "agent_model"
-              --retain-days N     at start, delete session logs (*.jsonl, *.json) older than
-                                  N days from the --record directory
+              --retain-days N     at start, delete the proxy's own files (<session>.jsonl,
+                                  .flow.jsonl, .confirm.jsonl) older than N days under the
+                                  --record directory, except those of running sessions;
+                                  stderr says how many
               --log-level LEVEL   trace, debug, info (default), warn, error or off; the
                                   STRETTO_LOG_LEVEL variable sets it too
               --shutdown-grace SECONDS
@@ -87,10 +96,23 @@ public final class ProxyMain {
 
             Options take their value as the next argument or after '=' (--record=DIR).
 
+            Environment:
+              STRETTO_LOG_LEVEL   the level of the proxy's messages, as --log-level
+              STRETTO_SESSION     the log header's "host_session" (else host-<parent pid>):
+                                  set it to group the logs of one host's servers
+              HOME                what a leading ~ of --record expands to
+              PATH                where SERVER_COMMAND is looked up
+              VAR                 each variable named by --upstream-header NAME=VAR
+              STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
+              STRETTO_AOT=0       no start-up cache (the bin/stretto-proxy launcher)
+            The server inherits the proxy's environment unchanged.
+
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
             (128 + n if signal n ended it; 0 for --upstream once the session has ended),
             125 if the proxy could not start the session (no log is left then), 2 for a
-            usage error.
+            usage error. SIGTERM, SIGINT and SIGHUP end the session normally: the log is
+            written out, the server and everything it started are ended, and the proxy
+            exits with 128 + the signal (143, 130, 129).
 
             Example host configurations:
               "command": "stretto-proxy",
@@ -106,18 +128,54 @@ public final class ProxyMain {
     private ProxyMain() {
     }
 
-    /** Runs the proxy and exits with its status. */
+    /**
+     * Runs the proxy and exits with its status; on SIGTERM, SIGINT or SIGHUP, once the session
+     * has stopped, with 128 + the signal's number (see {@link SignalShutdown}).
+     */
     public static void main(String[] args) {
         // Keep the real stdout for the protocol only; anything else that prints to
         // System.out (a library, by mistake) ends up on stderr instead.
         PrintStream textOut = System.out;
         OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
-        ServerTreeGuard.install();
-        int status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
-                ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
+        SignalShutdown shutdown = SignalShutdown.install(Thread.currentThread());
+        // The proxy is the only program in this process, so it may make it a child subreaper.
+        // Off the start-up path: the FFM linker takes a while to start, and the setting only
+        // matters once a process of the server's loses its parent.
+        Subreaper subreaper = new Subreaper();
+        Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> keepReaping(subreaper));
+        int status;
+        try {
+            status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper);
+        } finally {
+            shutdown.sessionEnded();
+        }
         textOut.flush();
+        if (shutdown.signalled()) {
+            // The JVM is shutting down already and exits with 128 + the signal's number.
+            return;
+        }
         System.exit(status);
+    }
+
+    /**
+     * Makes the process a child subreaper, then reaps, every {@link #REAP_INTERVAL}, the
+     * processes the server left behind that have exited since: no zombies pile up in a long
+     * session. Runs on a daemon thread for the life of the process.
+     */
+    private static void keepReaping(Subreaper subreaper) {
+        if (!subreaper.enable()) {
+            return;
+        }
+        try {
+            while (true) {
+                Thread.sleep(REAP_INTERVAL);
+                subreaper.reapOrphans();
+            }
+        } catch (InterruptedException e) {
+            // Nobody interrupts it; the JVM's exit ends it.
+        }
     }
 
     /**
@@ -127,13 +185,13 @@ public final class ProxyMain {
      * @return the exit status
      */
     static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out, PrintStream textOut,
-                   long parentPid) {
+                   long parentPid, Subreaper subreaper) {
         ProxyArgs.Parsed parsed = ProxyArgs.parse(Arrays.asList(args));
         configureLogging(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel() : null, env);
         // if/instanceof rather than a pattern switch: the switch's bootstrap costs about
         // 100 ms at start-up, and IDEs start the proxy often.
         if (parsed instanceof ProxyArgs.Run(ProxyOptions options)) {
-            return session(options, env, HostEnvironment.of(env, parentPid), in, out);
+            return session(options, env, HostEnvironment.of(env, parentPid), in, out, subreaper);
         }
         if (parsed instanceof ProxyArgs.Invalid(String message)) {
             return usageError(message);
@@ -154,7 +212,7 @@ public final class ProxyMain {
     }
 
     private static int session(ProxyOptions options, Map<String, String> env, HostEnvironment host, InputStream in,
-                               OutputStream out) {
+                               OutputStream out, Subreaper subreaper) {
         UpstreamSpec server;
         try {
             server = options.server().spec(env);
@@ -165,7 +223,8 @@ public final class ProxyMain {
                 .record(options.record())
                 .domain(options.domain())
                 .agentModel(options.agentModel())
-                .host(host);
+                .host(host)
+                .subreaper(subreaper);
         if (options.retainDays() != null) {
             config.retainDays(options.retainDays());
         }
@@ -181,8 +240,8 @@ public final class ProxyMain {
             Logger.error(e.getMessage());
             return PROXY_FAILED;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            Logger.error("interrupted");
+            // A signal stopped the session (SignalShutdown): the log is complete, the server ended.
+            Logger.debug("stopped by a signal");
             return PROXY_FAILED;
         }
     }

@@ -2,10 +2,12 @@ package dev.stretto.cli;
 
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.http.HeaderSpec;
+import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The server the arguments name: a command after {@code --}, or {@code --upstream URL} with
@@ -19,7 +21,8 @@ sealed interface ServerChoice {
      *
      * @param env the proxy's environment, where header values are read
      * @throws UsageError when a header's variable is not set or its value cannot be sent; the
-     *                    message names the variable and the header, never the value
+     *                    message names the header, and the variable when its name looks like
+     *                    one (see {@link HeaderRef#variableShown()}), never a value
      */
     UpstreamSpec spec(Map<String, String> env) throws UsageError;
 
@@ -54,19 +57,21 @@ sealed interface ServerChoice {
             for (HeaderRef h : headers) {
                 String value = env.get(h.variable());
                 if (value == null) {
-                    throw new UsageError("--upstream-header " + h.name() + "=" + h.variable()
-                            + ": the environment variable " + h.variable() + " is not set");
+                    throw new UsageError(h.shown() + ": " + (h.variableShown()
+                            ? "the environment variable " + h.variable() + " is not set"
+                            : "no environment variable of that name is set; after '=' comes the name of the variable"
+                                    + " that holds the value, not the value itself (the name is not repeated: it"
+                                    + " looks like a secret)"));
                 }
                 if (value.isEmpty()) {
-                    throw new UsageError("--upstream-header " + h.name() + "=" + h.variable()
-                            + ": the environment variable " + h.variable() + " is empty");
+                    throw new UsageError(h.shown() + ": the environment variable "
+                            + (h.variableShown() ? h.variable() + " " : "") + "is empty");
                 }
                 try {
                     resolved.add(new HeaderSpec(h.name(), value));
                 } catch (IllegalArgumentException e) {
                     // HeaderSpec's messages name the header, never the value.
-                    throw new UsageError("--upstream-header " + h.name() + "=" + h.variable() + ": "
-                            + e.getMessage());
+                    throw new UsageError(h.shown() + ": " + e.getMessage());
                 }
             }
             return new UpstreamSpec.Http(endpoint, resolved);
@@ -78,6 +83,23 @@ sealed interface ServerChoice {
      * that holds its value.
      */
     record HeaderRef(String name, String variable) {
+
+        /** A variable's name as people write them, upper case; a token put there is not one. */
+        private static final Pattern CONVENTIONAL = Pattern.compile("[A-Z][A-Z0-9_]*");
+
+        /**
+         * Whether messages may repeat the variable's name: users put the token itself where
+         * the name belongs ({@code Authorization=ghp_...}), and stderr must not show it.
+         */
+        boolean variableShown() {
+            return CONVENTIONAL.matcher(variable).matches() && !CommandRedactor.looksLikeToken(variable);
+        }
+
+        /** The option as messages show it: {@code --upstream-header NAME=VAR}, or {@code NAME=...}. */
+        String shown() {
+            return "--upstream-header " + (CommandRedactor.looksLikeToken(name) ? "..." : name) + "="
+                    + (variableShown() ? variable : "...");
+        }
     }
 
     /** A usage error found once the environment is known; exit status 2. */

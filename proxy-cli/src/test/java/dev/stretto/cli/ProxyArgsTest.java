@@ -141,6 +141,43 @@ class ProxyArgsTest {
                 error("--upstream", "http://a/mcp", "--upstream-header", "X-Team=A", "--upstream-header", "x-team=B"));
     }
 
+    /** Issue 7: a URL without a scheme was shown as localhost:<redacted>, port 99999 accepted. */
+    @Test
+    void anUpstreamUrlWithoutSchemeOrWithABadPortIsAUsageErrorSayingSo() {
+        assertEquals("--upstream: the upstream URL has no scheme (write http://localhost:8080/mcp or https://...)",
+                error("--upstream", "localhost:8080/mcp"));
+        assertEquals("--upstream: the upstream URL has no scheme (write http://h/mcp?token=<redacted> or https://...)",
+                error("--upstream", "u:pw-1@h/mcp?token=tk-1"));
+        assertEquals("--upstream: the upstream URL has no scheme (write http://127.0.0.1:3001/mcp or https://...)",
+                error("--upstream", "127.0.0.1:3001/mcp"));
+        assertEquals("--upstream: the upstream URL's port 99999 is out of range (1 to 65535)",
+                error("--upstream", "https://h:99999/mcp"));
+        assertEquals("--upstream: the upstream URL's port 0 is out of range (1 to 65535)",
+                error("--upstream", "http://h:0/mcp"));
+        assertEquals("--upstream: the upstream URL has no valid host and port: http://h:99999999999/mcp",
+                error("--upstream", "http://h:99999999999/mcp"));
+        assertEquals("--upstream: the upstream URL has no valid host and port: http://my_host/mcp",
+                error("--upstream", "http://u:pw-1@my_host/mcp"));
+        assertEquals(new ServerChoice.Url(java.net.URI.create("http://h:65535/mcp"), List.of()),
+                ok("--upstream", "http://h:65535/mcp").server());
+    }
+
+    /** Issue 7: the token given where the variable's name belongs was printed on stderr. */
+    @Test
+    void aTokenGivenInPlaceOfTheVariablesNameIsNotRepeated() {
+        String token = "ghp_abcdefghijklmnopqrstuvwxyz0123";
+        ServerChoice server = ok("--upstream", "http://a/mcp", "--upstream-header", "Authorization=" + token).server();
+        ServerChoice.UsageError unset = assertThrows(ServerChoice.UsageError.class, () -> server.spec(Map.of()));
+        assertEquals("--upstream-header Authorization=...: no environment variable of that name is set; after '='"
+                + " comes the name of the variable that holds the value, not the value itself (the name is not"
+                + " repeated: it looks like a secret)", unset.getMessage());
+        ServerChoice lower = ok("--upstream", "http://a/mcp", "--upstream-header", "X-Key=a8f7d6e5c4b3a2918273").server();
+        String message = assertThrows(ServerChoice.UsageError.class, () -> lower.spec(Map.of())).getMessage();
+        assertFalse(message.contains("a8f7d6e5c4b3a2918273"), message);
+        assertEquals("--upstream-header ...=T: not a valid HTTP header name",
+                error("--upstream", "http://a/mcp", "--upstream-header", token + ":=T"));
+    }
+
     @Test
     void aHeaderWrittenOutInFullIsNotEchoedEvenWhenItsValueHoldsAnEqualsSign() {
         // Base64 credentials end in '=', so "Name: value" still splits at an '=' inside the value.

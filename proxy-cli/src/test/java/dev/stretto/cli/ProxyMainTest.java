@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.proxy.upstream.Subreaper;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -24,7 +25,8 @@ class ProxyMainTest {
 
     private int run(byte[] input, Map<String, String> env, String... args) {
         return assertTimeoutPreemptively(Duration.ofSeconds(20), () -> ProxyMain.run(args, env,
-                new ByteArrayInputStream(input), protocol, new PrintStream(text, true, StandardCharsets.UTF_8), 77));
+                new ByteArrayInputStream(input), protocol, new PrintStream(text, true, StandardCharsets.UTF_8), 77,
+                new Subreaper()));
     }
 
     private int run(String... args) {
@@ -34,7 +36,12 @@ class ProxyMainTest {
     @Test
     void helpGoesToStdoutAndExitsZero() {
         assertEquals(0, run("--help"));
-        assertTrue(text.toString(StandardCharsets.UTF_8).startsWith("Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND..."));
+        String help = text.toString(StandardCharsets.UTF_8);
+        assertTrue(help.startsWith("Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND..."), help);
+        for (String listed : List.of("-V, --version", "\nEnvironment:\n", "  STRETTO_LOG_LEVEL ", "  STRETTO_SESSION ",
+                "  HOME ", "  PATH ", "  STRETTO_JAVA_OPTS ", "  STRETTO_AOT=0 ")) {
+            assertTrue(help.contains(listed), listed + " is listed in:\n" + help);
+        }
         assertEquals(0, protocol.size());
     }
 

@@ -18,7 +18,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
+import java.util.function.Function;
 import org.tinylog.Logger;
 
 /**
@@ -49,16 +49,25 @@ public final class Proxy {
      * Runs a session until it ends: after {@code hostIn} ends and the server has finished
      * (output the server writes after that still reaches {@code hostOut}), or as soon as the
      * server ends while {@code hostIn} is still open. When this returns, the session log is
-     * complete and closed and no process the server started is left running.
+     * complete and closed and no process the server started is left running (of those the
+     * proxy can find: see {@link ProxyConfig.Builder#subreaper}). Once the server is done,
+     * lines {@code hostOut} takes none of for {@link ShutdownTimings#hostStall()} are given up.
      *
-     * <p>{@code hostIn} is read by a daemon thread; when the session ends first, that thread
-     * stays blocked in its read until the stream ends or is closed, and then stops. Neither
-     * stream is closed here.
+     * <p>Interrupting the calling thread stops the session: it reads nothing more, writes out
+     * the log, ends the server, and throws {@link InterruptedException}; every line written to
+     * {@code hostOut} is in the log then.
+     *
+     * <p>{@code hostIn} is read by a daemon thread, and {@code hostOut} written by one; when the
+     * session ends, the reader stays blocked in its read until the stream ends or is closed,
+     * and the writer in a write {@code hostOut} never takes, and then they stop. Neither stream
+     * is closed here.
      *
      * @return the exit status: the server's ({@code 128 + n} when signal {@code n} ended a
      *         child), 0 for an HTTP server, 125 when the proxy failed during the session
-     * @throws ProxyStartException when the session could not start (log not creatable, server
-     *                             not startable); no log is left behind
+     * @throws ProxyStartException  when the session could not start (log not creatable, server
+     *                              not startable); no log is left behind
+     * @throws InterruptedException when the calling thread was interrupted: the session stopped,
+     *                              with the log complete and the server ended
      */
     public static int run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
             throws ProxyStartException, InterruptedException {
@@ -68,6 +77,9 @@ public final class Proxy {
         // Active mode: --context names a file in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
                 : config.active().withContext(hostPath(config.active().context(), config.host().home(), "the context file"));
+
+        Function<String, LogHeader> headerOf = id -> LogHeader.of(id, started.toEpochMilli(),
+                config.upstream().loggedCommand(), config.domain(), config.agentModel(), config.host().hostSession());
 
         SessionLogFile logFile = null;
         LogWriter logWriter = null;
@@ -83,31 +95,40 @@ public final class Proxy {
             }
             // Hosts start the proxy in a directory nobody chose: messages name the log in full.
             dir = dir.toAbsolutePath();
-            List<String> problems = config.retainDays() == null ? List.of()
+            Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
             try {
-                logFile = SessionLogFile.create(dir, sessionId);
+                logFile = SessionLogFile.create(dir, sessionId, id -> headerOf.apply(id).toJson());
+            } catch (SessionLogFile.HeaderNotWritten e) {
+                // A log without its header is no log: the session goes on unrecorded.
+                Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
+                        + " goes on", dir, e.getMessage());
             } catch (IOException e) {
                 throw new ProxyStartException("cannot create the session log in " + dir + ": " + Retention.describe(e), e);
             }
-            sessionId = logFile.session();
-            logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos);
-            String session = sessionId;
-            logWriter.header(() -> LogHeader.of(session, started.toEpochMilli(), config.upstream().loggedCommand(),
-                    config.domain(), config.agentModel(), config.host().hostSession()).toJson());
-            Logger.info("recording to {}", logFile.path());
-            problems.forEach(Logger::warn);
+            if (logFile != null) {
+                sessionId = logFile.session();
+                logWriter = new LogWriter(logFile.path(), logFile.out(), System::nanoTime, startNanos,
+                        config.upstream().secretValues());
+                Logger.info("recording to {}", logFile.path());
+            }
+            if (retention != null) {
+                int days = config.retainDays();
+                Logger.info("--retain-days {}: deleted {} under {}", days, retention.deleted() == 1 ? "1 log file"
+                        : retention.deleted() + " log files", dir);
+                retention.problems().forEach(Logger::warn);
+            }
         }
 
         Upstream upstream = upstreamFor(config);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
         // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
-        ActiveSession active = activeMode == null ? null : new ActiveSession(activeMode,
-                LogHeader.of(sessionId, started.toEpochMilli(), config.upstream().loggedCommand(), config.domain(),
-                        config.agentModel(), config.host().hostSession()), recorder, System::nanoTime, startNanos);
+        ActiveSession active = activeMode == null ? null
+                : new ActiveSession(activeMode, headerOf.apply(sessionId), System::nanoTime, startNanos);
         try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
-            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut, active);
+            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
+                    config.shutdown().hostStall(), active);
             try {
                 return session.run();
             } catch (IOException e) {
@@ -129,7 +150,7 @@ public final class Proxy {
     static Upstream upstreamFor(ProxyConfig config) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
-            return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown());
+            return new ChildProcessUpstream(c.argv(), config.host().path(), config.shutdown(), config.subreaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {
             return new HttpUpstream(h.endpoint(), h.headers());

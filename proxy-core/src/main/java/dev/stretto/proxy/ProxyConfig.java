@@ -1,6 +1,7 @@
 package dev.stretto.proxy;
 
 import dev.stretto.proxy.active.ActiveMode;
+import dev.stretto.proxy.upstream.Subreaper;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -19,12 +20,15 @@ import java.util.Objects;
  * @param host       PATH, home, host session and parent process, as the caller found them
  * @param shutdown   the shutdown ladder's timings for a child server
  * @param clock      the wall clock for the session id and {@code started_unix_ms}
+ * @param subreaper  how processes a child server leaves behind are found: through this JVM
+ *                   being a child subreaper, when the program made it one (the CLI does), else
+ *                   an inactive one (see {@link Subreaper})
  * @param active     active mode (guards, the commit tool, the conversation file), or null for
  *                   passive mode, which only forwards and records
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
-                          InstantSource clock, ActiveMode active) {
+                          InstantSource clock, Subreaper subreaper, ActiveMode active) {
 
     /**
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given without a
@@ -35,6 +39,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(shutdown, "shutdown");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(subreaper, "subreaper");
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
         }
@@ -58,6 +63,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private HostEnvironment host = HostEnvironment.UNKNOWN;
         private ShutdownTimings shutdown = ShutdownTimings.DEFAULT;
         private InstantSource clock = InstantSource.system();
+        private Subreaper subreaper;
         private ActiveMode active;
 
         private Builder(UpstreamSpec upstream) {
@@ -106,6 +112,16 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
+        /**
+         * The JVM's {@link Subreaper}, once the program has enabled it: processes a child server
+         * leaves behind are then found and ended with its tree. Without it (the default) they
+         * are found only while the server runs.
+         */
+        public Builder subreaper(Subreaper subreaper) {
+            this.subreaper = subreaper;
+            return this;
+        }
+
         /** Active mode; null (the default) for passive mode. */
         public Builder active(ActiveMode active) {
             this.active = active;
@@ -114,7 +130,8 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
 
         /** The configuration. */
         public ProxyConfig build() {
-            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock, active);
+            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
+                    subreaper != null ? subreaper : new Subreaper(), active);
         }
     }
 }

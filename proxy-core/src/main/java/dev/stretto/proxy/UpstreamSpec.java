@@ -2,6 +2,7 @@ package dev.stretto.proxy;
 
 import dev.stretto.proxy.http.HeaderSpec;
 import dev.stretto.proxy.http.HttpUpstream;
+import dev.stretto.proxy.http.Secrets;
 import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
 import java.util.HashSet;
@@ -23,6 +24,12 @@ public sealed interface UpstreamSpec {
      * list holding it without credentials. Never contains a secret the proxy can recognise.
      */
     List<String> loggedCommand();
+
+    /**
+     * Secret values the proxy itself sends to this server (header values, URL credentials),
+     * which the session log must not hold even when the server echoes them back.
+     */
+    List<String> secretValues();
 
     /**
      * A server started as a child process on stdio. The command is looked up on the
@@ -52,6 +59,12 @@ public sealed interface UpstreamSpec {
         @Override
         public List<String> loggedCommand() {
             return CommandRedactor.redact(argv);
+        }
+
+        /** None: the proxy sends a child nothing but the host's lines. */
+        @Override
+        public List<String> secretValues() {
+            return List.of();
         }
     }
 
@@ -95,6 +108,11 @@ public sealed interface UpstreamSpec {
         @Override
         public List<String> loggedCommand() {
             return List.of(HttpUpstream.logForm(endpoint));
+        }
+
+        @Override
+        public List<String> secretValues() {
+            return Secrets.of(endpoint, headers);
         }
 
         /** The URL's log form and the header names; never a header value or a URL credential. */

@@ -61,6 +61,59 @@ class HttpSessionTest {
         assertEquals("header authorization is given more than once", twice.getMessage());
     }
 
+    /**
+     * Issue 7: a server that echoes a configured header value (here in plain, alone and
+     * escaped forms) put it into the log. The host must get the answer byte for byte; the log
+     * must hold {@code <redacted>} instead, and stay JSON.
+     */
+    @Test
+    void aHeaderValueTheServerEchoesReachesTheHostButNotTheLog(@TempDir Path tmp) throws Exception {
+        String token = "tok-SECRET-1234";
+        String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"auth\":\"Bearer " + token + "\",\"alone\":\""
+                + token + "\",\"esc\":\"tok\\u002dSECRET\\u002d1234\",\"Bearer tok-SECRET-1234\":[1]}}";
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/mcp", exchange -> {
+            byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(exchange.getRequestMethod().equals("POST") ? 200 : 405,
+                    exchange.getRequestMethod().equals("POST") ? body.length : -1);
+            if (exchange.getRequestMethod().equals("POST")) {
+                exchange.getResponseBody().write(body);
+            }
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+            ProxyConfig config = ProxyConfig.builder(new UpstreamSpec.Http(URI.create(url),
+                            List.of(new HeaderSpec("Authorization", "Bearer " + token))))
+                    .record(tmp)
+                    .build();
+            String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int status = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                    () -> Proxy.run(config, new ByteArrayInputStream(ping.getBytes(StandardCharsets.UTF_8)), out));
+            assertEquals(0, status);
+            assertEquals(answer + "\n", out.toString(StandardCharsets.UTF_8), "the host gets every byte");
+
+            Path log;
+            try (Stream<Path> s = Files.list(tmp)) {
+                log = s.findFirst().orElseThrow();
+            }
+            List<String> lines = Files.readAllLines(log);
+            JsonNode logged = JSON.readTree(lines.get(2)).get("message");
+            assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"auth\":\"<redacted>\",\"alone\":\"<redacted>\","
+                    + "\"esc\":\"<redacted>\",\"<redacted>\":[1]}}", lines.get(2).substring(
+                    lines.get(2).indexOf("\"message\":") + 10, lines.get(2).length() - 1));
+            assertEquals("<redacted>", logged.get("result").get("esc").asText());
+            assertFalse(String.join("\n", lines).contains("SECRET"), String.join("\n", lines));
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void anUnreachableServerIsAnsweredByTheProxyAndLoggedAsTheProxysLine(@TempDir Path tmp) throws Exception {
         String url = "http://127.0.0.1:" + closedPort() + "/mcp?key=k-1";

@@ -169,6 +169,82 @@ class ProxyTest {
     }
 
     @Test
+    void aServerThatExitsWhileABackgroundProcessHoldsItsOutputEndsTheSessionWithItsStatus() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status;
+        try (OpenInput in = new OpenInput(new byte[0])) {
+            // The background sleep keeps the server's stdout open after the server exits.
+            status = run(sh("sleep 30 & echo $!; echo last; exit 3").build(), in, out);
+        } finally {
+            String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+            ProcessHandle.of(Long.parseLong(lines[0])).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        assertEquals(3, status);
+        assertTrue(out.toString(StandardCharsets.UTF_8).endsWith("\nlast\n"), out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anInterruptedSessionStopsWithEveryForwardedLineLoggedAndTheServerEnded(@TempDir Path tmp) throws Exception {
+        ProxyConfig config = sh("echo $$; exec cat").record(tmp).build();
+        // The host writes lines until the session stops; cat echoes them.
+        java.io.InputStream endless = new java.io.InputStream() {
+            private final byte[] line = bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":"
+                    + "{\"data\":\"" + "x".repeat(10_000) + "\"}}\n");
+            private int pos;
+
+            @Override
+            public int read() {
+                int b = line[pos];
+                pos = (pos + 1) % line.length;
+                return b;
+            }
+        };
+        java.util.concurrent.LinkedBlockingQueue<Integer> newlines = new java.util.concurrent.LinkedBlockingQueue<>();
+        ByteArrayOutputStream received = new ByteArrayOutputStream() {
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                super.write(b, off, len);
+                for (int i = off; i < off + len; i++) {
+                    if (b[i] == '\n') {
+                        newlines.add(1);
+                    }
+                }
+            }
+        };
+        java.util.concurrent.FutureTask<Integer> session = new java.util.concurrent.FutureTask<>(
+                () -> Proxy.run(config, endless, received));
+        Thread runner = Thread.ofPlatform().start(session);
+        for (int i = 0; i < 50; i++) {
+            assertTrue(newlines.poll(10, TimeUnit.SECONDS) != null, "lines stopped flowing");
+        }
+        runner.interrupt();
+        java.util.concurrent.ExecutionException thrown = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> session.get(10, TimeUnit.SECONDS));
+        assertTrue(thrown.getCause() instanceof InterruptedException, thrown.toString());
+
+        String host = received.toString(StandardCharsets.UTF_8);
+        assertTrue(host.endsWith("\n"), "the host got no torn line");
+        List<String> hostLines = List.of(host.split("\n"));
+        long serverPid = Long.parseLong(hostLines.getFirst());
+        assertFalse(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false), "the server outlived the session");
+
+        List<String> log = Files.readAllLines(logsIn(tmp).getFirst(), StandardCharsets.UTF_8);
+        List<String> logged = new ArrayList<>();
+        for (String l : log.subList(1, log.size())) {
+            JsonNode e = JSON.readTree(l);
+            if (e.get("from").asText().equals("server")) {
+                logged.add(e.has("message") ? e.get("message").toString() : e.get("raw").asText());
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        for (String l : hostLines) {
+            expected.add(l.startsWith("{") ? JSON.readTree(l).toString() : l);
+        }
+        assertTrue(expected.size() <= logged.size(), expected.size() + " received, " + logged.size() + " logged");
+        assertEquals(expected, logged.subList(0, expected.size()), "every line the host received is logged, in order");
+    }
+
+    @Test
     void aServerThatCannotStartLeavesNoLog(@TempDir Path tmp) throws Exception {
         ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("stretto-no-such-server"))
                 .record(tmp)
@@ -240,7 +316,7 @@ class ProxyTest {
     void aLeadingTildeIsTheHomeDirectoryAndOldLogsAreRetiredAtStart(@TempDir Path home) throws Exception {
         Path logs = home.resolve("stretto/logs");
         Files.createDirectories(logs);
-        Path old = logs.resolve("old.jsonl");
+        Path old = logs.resolve("20260101T000000.000Z-999999999.jsonl");
         Files.writeString(old, "{}\n");
         Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(Duration.ofDays(3))));
         ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("cat"))

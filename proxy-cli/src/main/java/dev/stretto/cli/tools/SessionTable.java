@@ -11,9 +11,9 @@ import java.util.Locale;
 final class SessionTable {
 
     private static final String[] HEADINGS =
-            {"START (UTC)", "SESSION", "DOMAIN", "AGENT", "CALLS", "FAILED", "TURNS", "DURATION"};
+            {"START (UTC)", "SESSION", "DOMAIN", "AGENT", "CLIENT", "CALLS", "FAILED", "TURNS", "DURATION"};
     /** Numbers are right-aligned. */
-    private static final boolean[] RIGHT = {false, false, false, false, true, true, true, true};
+    private static final boolean[] RIGHT = {false, false, false, false, false, true, true, true, true};
 
     private final PrintStream out;
 
@@ -29,13 +29,18 @@ final class SessionTable {
                     TimelinePrinter.UTC.format(Instant.ofEpochMilli(t.header().startedUnixMs())),
                     t.header().session(),
                     t.domain(),
-                    t.agentModel(),
+                    orDash(t.header().agentModel()),
+                    orDash(t.clientName()),
                     Integer.toString(t.calls().size()),
                     Long.toString(t.failedCalls()),
                     Integer.toString(t.turns().size()),
                     duration(t.endMs())});
         }
         TextTable.print(out, rows, RIGHT);
+    }
+
+    private static String orDash(String s) {
+        return s == null ? "-" : s;
     }
 
     /** A duration for people: {@code 34 ms} under a second, else seconds with one decimal. */

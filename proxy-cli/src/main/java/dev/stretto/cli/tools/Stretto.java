@@ -1,5 +1,6 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
@@ -7,11 +8,12 @@ import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.manifest.Manifest;
 import dev.stretto.trace.tau2.Tau2Simulation;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,17 +31,25 @@ public final class Stretto {
     public static final String VERSION = "0.1.0";
     /** Success. */
     public static final int EXIT_OK = 0;
-    /** A file is missing, unreadable or not a session log. */
+    /**
+     * A file named on the command line is missing, unreadable or not a session log, or none
+     * of a directory's logs can be read.
+     */
     public static final int EXIT_BAD_INPUT = 1;
     /** The command line is wrong. */
     public static final int EXIT_USAGE = 2;
 
     private static final String EXIT_CODES = """
             Exit status:
-              0  success
-              1  a file is missing, cannot be read, or is not a session log
-                 (stderr: stretto: <file>:<line>: <reason>)
+              0  success, also when some logs of a directory could not be read: each of
+                 those is named on stderr and skipped (stretto: <file>:<line>: <reason>
+                 (skipped)), and the others are used
+              1  a file named on the command line is missing, cannot be read, or is not a
+                 session log (stderr: stretto: <file>:<line>: <reason>), or a directory
+                 has logs and none of them can be read
               2  usage error (stderr: stretto: <what is wrong> (see ... --help))
+            A log whose last line was cut short (the proxy was stopped while writing it)
+            is read without that line, and stderr says so.
             """;
 
     private static final String HELP = """
@@ -55,10 +65,24 @@ public final class Stretto {
               sessions DIR         list the sessions under DIR as a table
               guards LOG|DIR...    replay the sessions' writes through the policy guards of
                                    their domain: each rule's verdict, and what it would refuse
+              learn --sessions DIR --domain NAME --out FILE --habit-only
+                                   learn a flow from the sessions (see learn --help)
+              export-answers --oracle-cache DIR [OUT]
+                                   write the oracle's cached answers as JSON lines
+              import-answers --oracle-cache DIR [FILE]
+                                   add the answers of such a file to a cache
+              flow LOG.flow.jsonl  print a flow log: each run after an agent's call, its
+                                   decisions, the lookups made and the surprise
 
             Options:
-              -h, --help     show this help (also after any command)
-              --version      print the version
+              -h, --help       show this help (also after any command)
+              -V, --version    print the version
+
+            Examples:
+              stretto sessions ~/.stretto/logs
+              stretto show ~/.stretto/logs/orders/20261129T124151.069Z-17459.jsonl
+              stretto episode --tau2 ~/.stretto/logs/orders > runs.jsonl
+              stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
             """ + EXIT_CODES;
 
@@ -69,10 +93,12 @@ public final class Stretto {
             proxy was given the conversation with --context), and each inferred LLM turn with
             its calls: the tool, its arguments, how long it took and its result shortened to
             one line. Failed calls are marked ERROR, calls the proxy itself refused REFUSED,
-            calls of stretto_commit COMMIT (each part of the commit's result on a line of its
-            own), the calls a commit made BY COMMIT, and the proxy's own lookups (ids
-            stretto-N) LOOKUP. Times are milliseconds after the proxy started. Colours are used only on a terminal, and never when NO_COLOR
-            is set.
+            and the proxy's own lookups (ids stretto-N) LOOKUP. Calls of stretto_commit are
+            marked COMMIT (each part of the commit's result on a line of its own), and the
+            calls a commit made BY COMMIT. Times are milliseconds after the proxy started. The
+            heading names the domain, the agent's model when the proxy was given
+            --agent-model, and the host's client name from its initialize request. Colours
+            are used only on a terminal, and never when NO_COLOR is set.
 
             Options:
               --json       print the session's episode (JSON) instead
@@ -102,7 +128,8 @@ public final class Stretto {
             read, false is write, and no hint is generic.
 
             Options:
-              --domain NAME   the manifest's domain (default: the first log's domain, else mcp)
+              --domain NAME   the manifest's domain (default: the domain in the header of
+                              the first log, in name order; mcp when that has none)
               -h, --help      show this help
 
             """ + EXIT_CODES;
@@ -111,7 +138,9 @@ public final class Stretto {
             Usage: stretto sessions DIR
 
             Lists every session log under DIR (subdirectories too), oldest first: start time
-            (UTC), session id, domain, agent model, calls, failed calls, turns and duration.
+            (UTC), session id, domain, agent model (--agent-model, else -), the host's client
+            name (from its initialize request, else -), calls, failed calls, turns and
+            duration.
 
             Options:
               -h, --help   show this help
@@ -138,12 +167,39 @@ public final class Stretto {
 
             """ + EXIT_CODES;
 
+    private static final String FLOW_HELP = """
+            Usage: stretto flow LOG.flow.jsonl
+
+            Prints the flow log stretto-proxy writes next to a session log when it serves a
+            flow (--flow): one block per run, the agent's call it followed, then each decision
+            at its site (the tool just called, "(error)" when it failed): the lookup proposed
+            with its arguments, its probability and the chance of its arguments, or the reason
+            it handed back. A proposed lookup is marked made, made FAILED, or NOT MADE (in
+            shadow mode, or not allowed: --flow-tools, the server's listing, a changed input).
+            Each run ends with the lookups it made and its surprise (how unlikely the lookups'
+            outcomes were, in nats).
+
+            Options:
+              -h, --help   show this help
+
+            Exit status:
+              0  success
+              1  the file is missing, cannot be read, or is not a flow log
+                 (stderr: stretto: <file>:<line>: <reason>)
+              2  usage error (stderr: stretto: <what is wrong> (see ... --help))
+            """;
+
     private Stretto() {
     }
 
-    /** Runs without colours; see {@link #run(String[], PrintStream, PrintStream, boolean)}. */
+    /** Runs without colours; see {@link #run(String[], PrintStream, PrintStream, boolean, boolean)}. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        return run(args, out, err, false);
+        return run(args, out, err, false, false);
+    }
+
+    /** Runs without progress bars; see {@link #run(String[], PrintStream, PrintStream, boolean, boolean)}. */
+    public static int run(String[] args, PrintStream out, PrintStream err, boolean colour) {
+        return run(args, out, err, colour, false);
     }
 
     /**
@@ -154,37 +210,56 @@ public final class Stretto {
      * @param err    where errors go, one line each
      * @param colour whether {@code show} may use ANSI colours (the caller decides: a terminal
      *               and no NO_COLOR)
+     * @param bars   whether {@code err} is a terminal, where {@code learn} may draw progress bars
      * @return the exit status: {@link #EXIT_OK}, {@link #EXIT_BAD_INPUT} or {@link #EXIT_USAGE}
      */
-    public static int run(String[] args, PrintStream out, PrintStream err, boolean colour) {
+    public static int run(String[] args, PrintStream out, PrintStream err, boolean colour, boolean bars) {
+        return run(args, InputStream.nullInputStream(), out, err, colour, bars);
+    }
+
+    /**
+     * Runs one {@code stretto} command line that may read standard input ({@code import-answers}).
+     *
+     * @param in what the command reads when it is given no file; not closed
+     * @see #run(String[], PrintStream, PrintStream, boolean, boolean)
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour,
+                          boolean bars) {
         try {
-            return dispatch(args, out, colour);
+            if (args.length > 0 && args[0].equals(LearnCli.COMMAND)) {
+                return LearnCli.run(args, out, err, bars);
+            }
+            return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {
             err.println(e.line());
             return EXIT_USAGE;
-        } catch (LogFormatException e) {
-            err.println("stretto: " + e.getMessage());
-            return EXIT_BAD_INPUT;
-        } catch (NoSuchFileException e) {
-            err.println("stretto: " + e.getFile() + ": no such file or directory");
-            return EXIT_BAD_INPUT;
-        } catch (AccessDeniedException e) {
-            err.println("stretto: " + e.getFile() + ": permission denied");
-            return EXIT_BAD_INPUT;
         } catch (IOException e) {
-            err.println("stretto: " + oneLine(e.getMessage() == null ? e.toString() : e.getMessage()));
+            err.println("stretto: " + describe(e));
             return EXIT_BAD_INPUT;
         }
+    }
+
+    /** One line saying what is wrong with a file, naming it. */
+    static String describe(IOException e) {
+        return switch (e) {
+            case LogFormatException f -> f.getMessage();
+            case NoSuchFileException f -> f.getFile() + ": no such file or directory";
+            case AccessDeniedException f -> f.getFile() + ": permission denied";
+            case NotDirectoryException f -> f.getFile() + ": not a directory";
+            default -> oneLine(e.getMessage() == null ? e.toString() : e.getMessage());
+        };
     }
 
     private static String oneLine(String s) {
         return s.replaceAll("\\s*\\R\\s*", " ");
     }
 
-    private static int dispatch(String[] args, PrintStream out, boolean colour) throws UsageException, IOException {
+    private static int dispatch(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour)
+            throws UsageException, IOException {
         if (args.length == 0) {
             throw new UsageException(null, "no command given");
         }
+        LogFiles files = new LogFiles(err);
         String command = args[0];
         switch (command) {
             case "-h", "--help", "help" -> {
@@ -201,7 +276,7 @@ public final class Stretto {
                     return EXIT_OK;
                 }
                 Path log = single(command, a, "LOG");
-                Timeline timeline = Timeline.of(readLog(log));
+                Timeline timeline = Timeline.of(files.read(log));
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());
                 } else {
@@ -217,7 +292,7 @@ public final class Stretto {
                 if (a.operands().isEmpty()) {
                     throw new UsageException(command, "no LOG given");
                 }
-                for (SessionLog log : readAll(a.operands())) {
+                for (SessionLog log : readAll(files, a.operands())) {
                     Timeline timeline = Timeline.of(log);
                     out.println(a.has("--tau2") ? Tau2Simulation.toJson(timeline, 0.0) : timeline.episode().toJson());
                 }
@@ -229,10 +304,11 @@ public final class Stretto {
                     return EXIT_OK;
                 }
                 Path source = single(command, a, "LOG or DIR");
-                List<SessionLog> logs = readAll(List.of(source.toString()));
+                List<SessionLog> logs = readAll(files, List.of(source.toString()));
                 String domain = a.values().get("--domain");
                 if (domain == null) {
-                    domain = logs.stream().map(l -> l.header().domain()).filter(d -> d != null).findFirst().orElse("mcp");
+                    domain = logs.isEmpty() || logs.getFirst().header().domain() == null
+                            ? "mcp" : logs.getFirst().header().domain();
                 }
                 out.print(Manifest.of(logs, domain).toJson());
                 return EXIT_OK;
@@ -250,8 +326,8 @@ public final class Stretto {
                     throw new UsageException(command, dir + " is not a directory");
                 }
                 List<Timeline> timelines = new ArrayList<>();
-                for (Path p : SessionLog.logFilesRecursively(dir)) {
-                    timelines.add(Timeline.of(readLog(p)));
+                for (SessionLog log : files.readEach(dir, SessionLog.logFilesRecursively(dir))) {
+                    timelines.add(Timeline.of(log));
                 }
                 timelines.sort(Comparator.comparingLong((Timeline t) -> t.header().startedUnixMs())
                         .thenComparing(t -> t.header().session()));
@@ -272,10 +348,28 @@ public final class Stretto {
                             + Guards.domainNames() + ")");
                 }
                 GuardsReport report = new GuardsReport(out, a.has("--json"));
-                for (SessionLog log : readAll(a.operands())) {
+                for (SessionLog log : readAll(files, a.operands())) {
                     report.session(log, domain);
                 }
                 report.summary();
+                return EXIT_OK;
+            }
+            case "export-answers" -> {
+                return AnswerTransfer.exportCommand(args, out, err);
+            }
+            case "import-answers" -> {
+                return AnswerTransfer.importCommand(args, in, out, err);
+            }
+            case "flow" -> {
+                Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());
+                if (helpAsked(a, out, FLOW_HELP)) {
+                    return EXIT_OK;
+                }
+                Path log = single(command, a, "flow log");
+                if (Files.isDirectory(log)) {
+                    throw new IOException(log + ": is a directory, not a flow log");
+                }
+                new FlowLogPrinter(out, colour).print(log.toString(), FlowLogFile.read(log));
                 return EXIT_OK;
             }
             default -> {
@@ -287,7 +381,7 @@ public final class Stretto {
         }
     }
 
-    private static boolean helpAsked(Args a, PrintStream out, String help) {
+    static boolean helpAsked(Args a, PrintStream out, String help) {
         if (a.has("--help") || a.has("-h")) {
             out.print(help);
             return true;
@@ -306,33 +400,16 @@ public final class Stretto {
     }
 
     /** Reads each operand: a log file, or every log directly in a directory. */
-    private static List<SessionLog> readAll(List<String> operands) throws IOException {
+    private static List<SessionLog> readAll(LogFiles files, List<String> operands) throws IOException {
         List<SessionLog> logs = new ArrayList<>();
         for (String o : operands) {
             Path p = Path.of(o);
             if (Files.isDirectory(p)) {
-                logs.addAll(SessionLog.readDirectory(p));
+                logs.addAll(files.readEach(p, SessionLog.logFiles(p)));
             } else {
-                logs.add(readLog(p));
+                logs.add(files.read(p));
             }
         }
         return logs;
-    }
-
-    /**
-     * Reads one log file. The JDK's own message for some failures (a directory read as a
-     * file) does not name the file, so every failure here is made to.
-     */
-    private static SessionLog readLog(Path p) throws IOException {
-        if (Files.isDirectory(p)) {
-            throw new IOException(p + ": is a directory, not a session log");
-        }
-        try {
-            return SessionLog.read(p);
-        } catch (FileSystemException | LogFormatException namesItsFile) {
-            throw namesItsFile;
-        } catch (IOException e) {
-            throw new IOException(p + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
-        }
     }
 }

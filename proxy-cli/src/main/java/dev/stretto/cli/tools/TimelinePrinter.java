@@ -1,5 +1,6 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.record.CommandRedactor;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.PrintStream;
@@ -30,9 +31,13 @@ final class TimelinePrinter {
         var h = tl.header();
         out.println(style.bold("session ") + h.session());
         out.println(style.dim("started ") + UTC.format(Instant.ofEpochMilli(h.startedUnixMs())) + " UTC");
-        out.println(style.dim("domain  ") + tl.domain() + style.dim("   agent ") + tl.agentModel());
+        // The agent's model only when --agent-model named it: the host's own name is not a model.
+        out.println(style.dim("domain  ") + tl.domain()
+                + (h.agentModel() != null ? style.dim("   agent ") + h.agentModel() : "")
+                + (tl.clientName() != null ? style.dim("   client ") + tl.clientName() : ""));
         if (!h.serverCommand().isEmpty()) {
-            out.println(style.dim("server  ") + String.join(" ", h.serverCommand()));
+            // Redacted again: logs written by older versions may hold what they missed.
+            out.println(style.dim("server  ") + String.join(" ", CommandRedactor.redact(h.serverCommand())));
         }
         out.println();
         for (Timeline.Step step : tl.steps()) {

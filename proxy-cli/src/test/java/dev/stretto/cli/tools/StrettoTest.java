@@ -29,7 +29,7 @@ class StrettoTest {
     record Run(int status, String out, String err) {
     }
 
-    private static Run run(boolean colour, String... args) {
+    static Run run(boolean colour, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
@@ -157,16 +157,16 @@ class StrettoTest {
         assertEquals(0, r.status(), r.err());
         List<String> lines = r.out().lines().toList();
         assertEquals(9, lines.size(), r.out());
-        assertEquals(List.of("START", "(UTC)", "SESSION", "DOMAIN", "AGENT", "CALLS", "FAILED", "TURNS", "DURATION"),
-                List.of(lines.get(0).split("\\s+")));
-        assertEquals(List.of("2026-09-28", "02:04:00.548", "20260928T020400.548Z-14457", "shop", "quickstart",
+        assertEquals(List.of("START", "(UTC)", "SESSION", "DOMAIN", "AGENT", "CLIENT", "CALLS", "FAILED", "TURNS",
+                "DURATION"), List.of(lines.get(0).split("\\s+")));
+        assertEquals(List.of("2026-09-28", "02:04:00.548", "20260928T020400.548Z-14457", "shop", "-", "quickstart",
                 "5", "0", "4", "30", "ms"), List.of(lines.get(1).split("\\s+")));
-        assertEquals(List.of("2026-09-28", "02:04:01.312", "20260928T020401.312Z-14780", "retail", "fixtures",
+        assertEquals(List.of("2026-09-28", "02:04:01.312", "20260928T020401.312Z-14780", "retail", "-", "fixtures",
                 "5", "1", "5", "2.4", "s"), List.of(lines.get(8).split("\\s+")));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"show", "episode", "manifest", "sessions"})
+    @ValueSource(strings = {"show", "episode", "manifest", "sessions", "flow"})
     void everySubcommandHasHelp(String command) {
         Run r = run(command, "--help");
         assertEquals(0, r.status());
@@ -183,11 +183,14 @@ class StrettoTest {
         assertTrue(help.out().startsWith("Usage: stretto <command>"), help.out());
         Run version = run("--version");
         assertEquals(new Run(0, "stretto 0.1.0\n", ""), version);
+        assertEquals(version, run("-V"));
+        assertTrue(help.out().contains("-V, --version"), help.out());
+        assertTrue(help.out().contains("Examples:\n  stretto sessions "), help.out());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "frobnicate", "--frob", "show", "show --nope x", "show a b", "episode",
-            "manifest --domain", "sessions"})
+            "manifest --domain", "sessions", "flow", "flow a b", "flow --all x"})
     void usageErrorsExit2WithOneLineAndAHint(String line) {
         Run r = run(line.isEmpty() ? new String[0] : line.split(" "));
         assertEquals(2, r.status(), r.err());
@@ -218,7 +221,87 @@ class StrettoTest {
         }
         Run sessions = run("sessions", dir.toString());
         assertEquals(1, sessions.status());
-        assertTrue(sessions.err().startsWith("stretto: " + log + ":3: "), sessions.err());
+        assertEquals("stretto: " + log + ":3: not valid JSON: Unexpected character ('o' (code 111)): was expecting"
+                + " double-quote to start field name (skipped)\n"
+                + "stretto: " + dir + ": none of its 1 session log could be read\n", sessions.err());
+    }
+
+    private static final String HEADER = "{\"stretto_mcp_log\":2,\"session\":\"%s\",\"started_unix_ms\":%d,"
+            + "\"server_command\":[\"srv\"],\"domain\":%s,\"agent_model\":null}\n";
+
+    private static Path log(Path dir, String session, long started, String domain, String rest) throws IOException {
+        Path p = dir.resolve(session + ".jsonl");
+        Files.writeString(p, HEADER.formatted(session, started, domain) + rest);
+        return p;
+    }
+
+    /** Issue 7: one unreadable log made sessions and manifest reject the whole directory. */
+    @Test
+    void commandsOnADirectoryListTheGoodLogsAndNameTheBadOnes(@TempDir Path dir) throws IOException {
+        log(dir, "20260101T000000.000Z-1", 1, "\"a\"", "{\"t_ms\":1,\"from\":\"client\",\"raw\":\"x\"}\n");
+        Path bad = log(dir, "20260101T000001.000Z-2", 2, "\"b\"", "{\"t_ms\":1,\"from\":\"client\",\"message\":\uFEFF{}}\n");
+        log(dir, "20260101T000002.000Z-3", 3, "\"c\"", "");
+        String skipped = "stretto: " + bad + ":2: not valid JSON";
+
+        Run sessions = run("sessions", dir.toString());
+        assertEquals(0, sessions.status(), sessions.err());
+        assertEquals(3, sessions.out().lines().count(), sessions.out());
+        assertTrue(sessions.out().contains("20260101T000000.000Z-1") && sessions.out().contains("20260101T000002.000Z-3"));
+        assertTrue(sessions.err().startsWith(skipped) && sessions.err().endsWith(" (skipped)\n"), sessions.err());
+        assertEquals(1, sessions.err().lines().count(), sessions.err());
+
+        Run manifest = run("manifest", dir.toString());
+        assertEquals(0, manifest.status(), manifest.err());
+        assertTrue(manifest.out().startsWith("{\n  \"domain\": \"a\""), manifest.out());
+        assertTrue(manifest.err().startsWith(skipped), manifest.err());
+
+        Run episode = run("episode", dir.toString());
+        assertEquals(0, episode.status(), episode.err());
+        assertEquals(2, episode.out().lines().count(), episode.out());
+        assertTrue(episode.err().startsWith(skipped), episode.err());
+    }
+
+    @Test
+    void aLogWhoseLastLineIsTornIsShownWithoutItAndStderrSaysSo(@TempDir Path dir) throws IOException {
+        Path torn = log(dir, "20260101T000000.000Z-1", 1, "null",
+                "{\"t_ms\":1,\"from\":\"client\",\"raw\":\"x\"}\n{\"t_ms\":2,\"from\":\"cli");
+        Run show = run("show", torn.toString());
+        assertEquals(0, show.status(), show.err());
+        assertEquals("stretto: " + torn + ":3: the last line is cut short (the proxy was stopped while writing it);"
+                + " it is left out\n", show.err());
+        assertTrue(show.out().contains("0 calls"), show.out());
+        assertEquals(show.err(), run("sessions", dir.toString()).err());
+    }
+
+    /** Issue 7: logs of older versions hold secrets their redaction missed; show hides them. */
+    @Test
+    void showRedactsTheServerCommandOfAnOlderLog(@TempDir Path dir) throws IOException {
+        Path p = dir.resolve("old.jsonl");
+        Files.writeString(p, "{\"stretto_mcp_log\":2,\"session\":\"s\",\"started_unix_ms\":0,\"server_command\":"
+                + "[\"mysql\",\"-pX\",\"postgres://u:p@h/db\",\"--pat\",\"Y\"],\"domain\":null,\"agent_model\":null}\n");
+        String out = run("show", p.toString()).out();
+        assertTrue(out.contains("\nserver  mysql -p<redacted> postgres://<redacted>@h/db --pat <redacted>\n"), out);
+    }
+
+    /** Its help says the first log's domain: a later log's must not stand in for a missing one. */
+    @Test
+    void manifestTakesTheFirstLogsDomainOrElseMcp(@TempDir Path dir) throws IOException {
+        log(dir, "20260101T000000.000Z-1", 1, "null", "");
+        log(dir, "20260101T000001.000Z-2", 2, "\"demo\"", "");
+        Run r = run("manifest", dir.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().startsWith("{\n  \"domain\": \"mcp\""), r.out());
+    }
+
+    @Test
+    void showNamesTheAgentOnlyFromAgentModelAndTheHostAsClient(@TempDir Path dir) throws IOException {
+        String init = "{\"t_ms\":1,\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,"
+                + "\"method\":\"initialize\",\"params\":{\"clientInfo\":{\"name\":\"vscode\",\"version\":\"1\"}}}}\n";
+        Path without = log(dir, "20260101T000000.000Z-1", 1, "null", init);
+        assertTrue(run("show", without.toString()).out().contains("\ndomain  mcp   client vscode\n"));
+        Path with = dir.resolve("with.jsonl");
+        Files.writeString(with, Files.readString(without).replace("\"agent_model\":null", "\"agent_model\":\"opus\""));
+        assertTrue(run("show", with.toString()).out().contains("\ndomain  mcp   agent opus   client vscode\n"));
     }
 
     @Test
@@ -297,6 +380,34 @@ class StrettoTest {
         assertEquals(2, unknown.status());
         assertEquals("stretto: guards: no guards for telecom (domains with guards: retail or airline) (see 'stretto guards"
                 + " --help')" + System.lineSeparator(), unknown.err());
+    }
+
+    /** A record directory in active mode may hold the conversation file too: it is not a log. */
+    @Test
+    void guardsOfADirectoryChecksTheLogsItCanReadAndNamesTheOtherFilesItSkips(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("20260928T020401.312Z-14780.jsonl");
+        Files.copy(Fixtures.file(RETAIL), log);
+        Path chat = dir.resolve("chat.jsonl");
+        Files.writeString(chat, "{\"role\":\"user\",\"content\":\"Please cancel #W61a.\"}\n");
+        Path torn = dir.resolve("20260928T020402.000Z-14781.jsonl");
+        Files.writeString(torn, Files.readString(log).substring(0, Files.readString(log).indexOf('\n') + 40));
+
+        Run r = run("guards", dir.toString());
+        assertEquals(0, r.status(), r.err());
+        String alone = run("guards", log.toString()).out();
+        assertTrue(r.out().startsWith(alone.substring(0, alone.indexOf("RULE"))), "the readable log's write:\n" + r.out());
+        assertTrue(r.out().contains("retail.cancel_reason                 1     1     0        0             0"), r.out());
+        List<String> err = List.of(r.err().split("\n"));
+        assertEquals(2, err.size(), r.err());
+        assertEquals("stretto: " + torn + ":2: the last line is cut short (the proxy was stopped while writing it);"
+                + " it is left out", err.get(0));
+        assertTrue(err.get(1).startsWith("stretto: " + chat + ":1: ") && err.get(1).endsWith(" (skipped)"), err.get(1));
+
+        Files.delete(log);
+        Files.delete(torn);
+        Run none = run("guards", dir.toString());
+        assertEquals(1, none.status());
+        assertTrue(none.err().endsWith("stretto: " + dir + ": none of its 1 session log could be read\n"), none.err());
     }
 
     @Test

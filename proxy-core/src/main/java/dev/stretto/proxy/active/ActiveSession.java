@@ -13,28 +13,37 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
 
 /**
- * Active mode's part of one session: the {@link Actor}, its mailbox, the two writers and the
- * pump that hands it the host's lines. The session ({@code dev.stretto.proxy.session.Session})
+ * Active mode's part of one session: the {@link Actor}, its mailbox, the server's writer and
+ * the pump that hands it the host's lines. The session ({@code dev.stretto.proxy.session.Session})
  * wires it in place of the passive path: the server's lines go to {@link #serverSink()},
  * {@link #loops} are forked into the session's scope, and {@link #awaitEnd} is the session's
- * end.
+ * end. The session lends it what it has for passive mode too: the host's output (one writer
+ * per side: the host's is the session's {@link HostWriter}, with its own thread and its stall
+ * limit) and the recorder every line passes before it is forwarded.
  *
- * <p>Threads: the host pump, the actor, the host writer and the server writer each run on a
- * fork of the session's scope; work the actor forks runs on the session's {@link
- * Forker}. The server sink is called by whichever threads read the server.
+ * <p>Threads: the host pump, the actor and the server writer each run on a fork of the
+ * session's scope; work the actor forks runs on the session's {@link Forker}. The server sink
+ * is called by whichever threads read the server.
  */
 public final class ActiveSession {
 
-    /** Where the host writer writes: the host's output, one whole line at a time. */
-    @FunctionalInterface
+    /** The host's output as the actor uses it: a bounded queue that a thread of its own writes out. */
     public interface HostWriter {
 
-        /** Writes {@code line} and, if {@code newline}, a {@code '\n'}; may block while the host does not read. */
-        void write(byte[] line, boolean newline);
+        /**
+         * Queues {@code line} and, if {@code newline}, a {@code '\n'} after it, and returns at
+         * once, over the queue's bound if need be: the actor never waits on a side.
+         */
+        void offer(byte[] line, boolean newline);
+
+        /** Whether the queue is under its bound: the actor takes the server's lines only while it is. */
+        boolean hasRoom();
+
+        /** Runs {@code wake}, outside any lock, whenever the queue may have made room. Set before any line is offered. */
+        void onRoom(Runnable wake);
     }
 
     /** Runs a task on a virtual thread in a fork of the session's scope; never blocks. */
@@ -47,17 +56,16 @@ public final class ActiveSession {
 
     private final ActiveMode mode;
     private final LogHeader header;
-    private final Recorder recorder;
     private final LongSupplier ticker;
     private final long startNanos;
     private final Duration requestTimeout;
     private final List<CallCheck> checks;
     private final AnswerHook answerHook;
     private final Mailbox mailbox;
-    private final Outbox toHost;
     private final Outbox toServer;
-    private final CompletableFuture<Void> drained = new CompletableFuture<>();
-    // Set once by loops().
+    private final CompletableFuture<Void> serverEndHandled = new CompletableFuture<>();
+    // Set once by loops(), before the actor takes its first event.
+    private volatile HostWriter toHost;
     private volatile Actor actor;
 
     /**
@@ -65,32 +73,29 @@ public final class ActiveSession {
      *
      * @param mode       what to do
      * @param header     the session log's header (names the session's episode)
-     * @param recorder   where every line goes, stamped by the actor
      * @param ticker     the clock, in nanoseconds ({@code System::nanoTime})
      * @param startNanos the clock's reading when the session started: {@code t_ms} counts from it
      */
-    public ActiveSession(ActiveMode mode, LogHeader header, Recorder recorder, LongSupplier ticker, long startNanos) {
-        this(mode, header, recorder, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode), AnswerHook.NONE);
+    public ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos) {
+        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode), AnswerHook.NONE);
     }
 
     /**
      * @param checks     what every call of the agent passes before it is sent (the guards; later the judge)
      * @param answerHook where answers to the agent's calls may be held (later a flow run)
      */
-    ActiveSession(ActiveMode mode, LogHeader header, Recorder recorder, LongSupplier ticker, long startNanos,
+    ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos,
                   Duration requestTimeout, List<CallCheck> checks, AnswerHook answerHook) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.header = Objects.requireNonNull(header, "header");
-        this.recorder = Objects.requireNonNull(recorder, "recorder");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.startNanos = startNanos;
         this.requestTimeout = requestTimeout;
         this.checks = List.copyOf(checks);
         this.answerHook = answerHook;
         // The gate: host events wait while the server's queue is full, server events while the host's is.
-        this.toHost = new Outbox(this::wake);
         this.toServer = new Outbox(this::wake);
-        this.mailbox = new Mailbox(toServer::hasRoom, toHost::hasRoom);
+        this.mailbox = new Mailbox(toServer::hasRoom, () -> toHost.hasRoom());
     }
 
     /** The checks {@code mode} asks for: the policy guards, if any. */
@@ -128,20 +133,26 @@ public final class ActiveSession {
 
     /**
      * The loops to fork into the session's scope: the pump that hands the host's lines to the
-     * actor, the actor, and the writers to the host and to the server. Call once.
+     * actor, the actor, and the writer to the server. Call once.
      *
      * @param hostIn   the host's input
      * @param upstream the server, already started; its writer calls {@link Upstream#send} and
      *                 {@link Upstream#endOfInput}
      * @param hostOut  the host's output
+     * @param recorder where the actor records every line, stamped, before it queues it for a
+     *                 side; a line it does not take (false: the session is stopping) is not
+     *                 forwarded, and the actor ends
      * @param forker   where the actor's slow work runs
      */
-    public List<Callable<Void>> loops(HostInput hostIn, Upstream upstream, HostWriter hostOut, Forker forker) {
+    public List<Callable<Void>> loops(HostInput hostIn, Upstream upstream, HostWriter hostOut, Recorder recorder,
+                                      Forker forker) {
         if (actor != null) {
             throw new IllegalStateException("loops() was called already");
         }
-        actor = new Actor(mailbox, toHost, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
-                checks, answerHook, forker, drained);
+        toHost = hostOut;
+        hostOut.onRoom(this::wake);
+        actor = new Actor(mailbox, hostOut, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
+                checks, answerHook, forker, serverEndHandled);
         forker.fork(() -> Actor.warmUp(header));
         Callable<Void> hostPump = () -> {
             while (true) {
@@ -154,7 +165,6 @@ public final class ActiveSession {
                 }
             }
         };
-        SideWriter hostWriter = new SideWriter("the host", toHost, hostOut::write);
         SideWriter serverWriter = new SideWriter("the server", toServer, new SideWriter.Side() {
             @Override
             public void write(byte[] line, boolean newline) throws Exception {
@@ -166,22 +176,19 @@ public final class ActiveSession {
                 upstream.endOfInput();
             }
         });
-        return List.of(hostPump, actor, hostWriter, serverWriter);
+        return List.of(hostPump, actor, serverWriter);
     }
 
     /**
      * The session's end in active mode: waits for the upstream's end, tells the actor the
      * server is finished (behind every line it sent), and returns the upstream's status once
-     * everything meant for the host has been written.
+     * the actor has handled that: everything it has for the host is queued on the host's
+     * output then, which the session delivers as in passive mode.
      */
     public int awaitEnd(Upstream upstream) throws Exception {
         int status = upstream.awaitEnd();
         mailbox.put(new Inbound.ServerEnded());
-        try {
-            drained.get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the host writer failed", e.getCause());
-        }
+        serverEndHandled.get();
         return status;
     }
 

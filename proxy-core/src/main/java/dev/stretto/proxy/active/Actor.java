@@ -43,7 +43,9 @@ import org.tinylog.Logger;
  * queued for writing. (In passive mode the pumps record when they read; in active mode that
  * could not put a context line before the call it precedes without {@code t_ms} going
  * backwards.) Every line goes to the log, and to the session's episode when it plays a part
- * in one, exactly as {@code Episode.of} would read the log.
+ * in one, exactly as {@code Episode.of} would read the log. The recorder is the session's
+ * gate: a line is queued for a side only once it is recorded, and when the session stops
+ * the gate takes no more, so the actor stops too and a line forwarded is a line in the log.
  *
  * <p>Cost. A line the actor does not act on gets one streaming look at its method and id
  * ({@link JsonRpcPeek}) and is forwarded as the exact bytes that arrived. Only what it acts on
@@ -51,9 +53,9 @@ import org.tinylog.Logger;
  * tools/list} and (with {@code --commit}) {@code initialize} answers, cancellations, and the
  * conversation.
  *
- * <p>No blocking. The actor never writes to a side itself: it queues lines on the host's or
- * the server's {@link Outbox}, whose writers do the writing, and the mailbox's gate keeps it
- * from taking events a full queue could not take. It waits only for the log writer's queue
+ * <p>No blocking. The actor never writes to a side itself: it queues lines on the host's
+ * output ({@link ActiveSession.HostWriter}) or the server's {@link Outbox}, whose writers do
+ * the writing, and the mailbox's gate keeps it from taking events a full queue could not take. It waits only for the log writer's queue
  * (the same backpressure from a stalled disk the pumps get in passive mode) and reads the
  * conversation file's new bytes. The proxy's own requests time out on a tick: the actor looks
  * at its clock after every event, and at least every {@link #TICK} while any of them waits.
@@ -61,8 +63,8 @@ import org.tinylog.Logger;
  * <p>Ending. When the host's input ends, the actor reads the conversation once more and, once
  * no run of its own still needs the server, closes the server's input. When the server ends,
  * every request of the proxy still waiting ends without an answer, the runs answer with what
- * they have, and a mark queued behind the host's last line tells the session when everything
- * has been written.
+ * they have, and the session is told that everything for the host is queued; it delivers
+ * that as in passive mode, giving up on a host that stopped reading.
  */
 final class Actor implements Callable<Void>, RunContext {
 
@@ -72,7 +74,10 @@ final class Actor implements Callable<Void>, RunContext {
     /** How often, at least, the actor looks at its clock. */
     static final Duration TICK = Duration.ofMillis(250);
 
-    /** Thrown through the handlers when the actor's thread is interrupted while recording. */
+    /**
+     * Thrown through the handlers when the session stops: the recorder took no more lines, or
+     * the actor's thread was interrupted while recording ({@code cause}, else null).
+     */
     private static final class Stopped extends RuntimeException {
         Stopped(InterruptedException cause) {
             super(cause);
@@ -80,7 +85,7 @@ final class Actor implements Callable<Void>, RunContext {
     }
 
     private final Mailbox mailbox;
-    private final Outbox toHost;
+    private final ActiveSession.HostWriter toHost;
     private final Outbox toServer;
     private final Recorder recorder;
     private final LongSupplier ticker;
@@ -91,7 +96,7 @@ final class Actor implements Callable<Void>, RunContext {
     private final List<CallCheck> checks;
     private final AnswerHook answerHook;
     private final ActiveSession.Forker forker;
-    private final CompletableFuture<Void> drained;
+    private final CompletableFuture<Void> serverEndHandled;
 
     // Actor thread only, all of them.
     private final TimelineBuilder timeline;
@@ -110,16 +115,18 @@ final class Actor implements Callable<Void>, RunContext {
     private boolean serverGone;
 
     /**
-     * @param header     the session log's header (the episode's id, domain and agent)
-     * @param ticker     the clock, in nanoseconds (tests pass one they move by hand)
-     * @param startNanos the clock's reading at the session's start: {@code t_ms} counts from it
-     * @param drained    completed once everything queued for the host before the server ended
-     *                   has been written
+     * @param recorder         where every line is recorded before it is queued for a side (the
+     *                         session's gate)
+     * @param ticker           the clock, in nanoseconds (tests pass one they move by hand)
+     * @param startNanos       the clock's reading at the session's start: {@code t_ms} counts from it
+     * @param header           the session log's header (the episode's id, domain and agent)
+     * @param serverEndHandled completed once the server's end is handled: the actor's last
+     *                         lines for the host are queued then
      */
-    Actor(Mailbox mailbox, Outbox toHost, Outbox toServer, Recorder recorder, LongSupplier ticker, long startNanos,
-          Duration requestTimeout, ActiveMode mode, dev.stretto.trace.log.LogHeader header, List<CallCheck> checks,
-          AnswerHook answerHook,
-          ActiveSession.Forker forker, CompletableFuture<Void> drained) {
+    Actor(Mailbox mailbox, ActiveSession.HostWriter toHost, Outbox toServer, Recorder recorder, LongSupplier ticker,
+          long startNanos, Duration requestTimeout, ActiveMode mode, dev.stretto.trace.log.LogHeader header,
+          List<CallCheck> checks, AnswerHook answerHook, ActiveSession.Forker forker,
+          CompletableFuture<Void> serverEndHandled) {
         this.mailbox = mailbox;
         this.toHost = toHost;
         this.toServer = toServer;
@@ -132,7 +139,7 @@ final class Actor implements Callable<Void>, RunContext {
         this.checks = checks;
         this.answerHook = answerHook;
         this.forker = forker;
-        this.drained = drained;
+        this.serverEndHandled = serverEndHandled;
         this.timeline = new TimelineBuilder(header);
     }
 
@@ -149,7 +156,12 @@ final class Actor implements Callable<Void>, RunContext {
                 expire();
             }
         } catch (Stopped s) {
-            throw (InterruptedException) s.getCause();
+            if (s.getCause() instanceof InterruptedException interrupted) {
+                throw interrupted;
+            }
+            return null;
+        } finally {
+            mailbox.close();
         }
     }
 
@@ -308,11 +320,11 @@ final class Actor implements Callable<Void>, RunContext {
                     }
                 }
             }
-            toHost.offer(new Outbox.Write(line.bytes(), line.terminated()));
+            toHost.offer(line.bytes(), line.terminated());
             return;
         }
         record(from, line);
-        toHost.offer(new Outbox.Write(line.bytes(), line.terminated()));
+        toHost.offer(line.bytes(), line.terminated());
     }
 
     /** The first answer to a tracked call: it joins the episode; the proxy's own are not forwarded. */
@@ -338,7 +350,7 @@ final class Actor implements Callable<Void>, RunContext {
             runs++;
             return;
         }
-        toHost.offer(new Outbox.Write(line.bytes(), line.terminated()));
+        toHost.offer(line.bytes(), line.terminated());
     }
 
     /** A tools/list or initialize answer: learnt from, and with --commit written anew. */
@@ -351,12 +363,12 @@ final class Actor implements Callable<Void>, RunContext {
         JsonNode replacement = !commit ? null
                 : toolList ? CommitTool.withTool(response) : CommitTool.withInstructions(response);
         if (replacement == null) {
-            toHost.offer(new Outbox.Write(line.bytes(), line.terminated()));
+            toHost.offer(line.bytes(), line.terminated());
             return;
         }
         byte[] bytes = ProxyLines.bytes(replacement);
         record(Source.PROXY, new Line(bytes, true));
-        toHost.offer(new Outbox.Write(bytes, true));
+        toHost.offer(bytes, true);
     }
 
     private void serverEnded() {
@@ -364,7 +376,7 @@ final class Actor implements Callable<Void>, RunContext {
         for (OwnRequests.Waiting w : own.all()) {
             w.then().accept(new OwnRequests.NoAnswer("the server is gone"));
         }
-        toHost.offer(new Outbox.Mark(drained));
+        serverEndHandled.complete(null);
     }
 
     // ---- the proxy's own work (RunContext)
@@ -455,7 +467,7 @@ final class Actor implements Callable<Void>, RunContext {
         if (id != null && awaitingAnswer.remove(IdKey.of(id)) != null) {
             timeline.add(t, Source.PROXY, message);
         }
-        toHost.offer(new Outbox.Write(bytes, true));
+        toHost.offer(bytes, true);
     }
 
     @Override
@@ -523,11 +535,16 @@ final class Actor implements Callable<Void>, RunContext {
     private long record(Source from, Line line) {
         long t = Math.max(lastTMs, Math.max(0, (ticker.getAsLong() - startNanos) / 1_000_000));
         lastTMs = t;
+        boolean recorded;
         try {
-            recorder.record(from, line, t);
+            recorded = recorder.record(from, line, t);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Stopped(e);
+        }
+        if (!recorded) {
+            // The session is stopping: this line, and every later one, stays where it is.
+            throw new Stopped(null);
         }
         return t;
     }
@@ -582,7 +599,7 @@ final class Actor implements Callable<Void>, RunContext {
         @Override
         public void release() {
             end();
-            toHost.offer(new Outbox.Write(line.bytes(), line.terminated()));
+            toHost.offer(line.bytes(), line.terminated());
         }
 
         @Override

@@ -16,16 +16,20 @@ import java.util.function.BooleanSupplier;
  * that reads the host) while the server's lines, the proxy's own requests and the timeouts go
  * on; a host that stops reading stops the server's lines the same way. Among the events it may
  * take, the actor takes the one that arrived first, so the log keeps the order lines were read
- * in across both sides.
+ * in across both sides. Once the server has ended, its last lines are taken whatever the
+ * host's queue holds: no more can come, so that queue goes over its bound by one lane at
+ * most, and the session's end does not wait on a host that stopped reading (the session
+ * gives up on such a host after its stall limit, as in passive mode).
  *
  * <p>Bounds and policy: the host and server lanes hold at most {@value #LANE_LINES} events and
  * {@value #LANE_BYTES} bytes of lines each (a single larger line is let in when its lane is
- * empty). A pump that finds its lane full waits, interruptibly; nothing is dropped. The
- * control lane has no bound of its own: each of its events answers work the actor started,
- * and the actor bounds that work.
+ * empty). A pump that finds its lane full waits, interruptibly; nothing is dropped. The end
+ * of a side never waits: there is one per side. The control lane has no bound of its own:
+ * each of its events answers work the actor started, and the actor bounds that work.
  *
- * <p>Threads: any thread may {@link #put}; only the actor {@link #take}s; the outbound queues'
- * writers call {@link #wake} after they made room.
+ * <p>Threads: any thread may {@link #put}; only the actor {@link #take}s, and {@link #close}s
+ * the mailbox when it ends; the outbound queues' writers call {@link #wake} after they made
+ * room.
  */
 final class Mailbox {
 
@@ -48,6 +52,8 @@ final class Mailbox {
     private int hostBytes;
     private int serverBytes;
     private long seq;
+    private boolean serverEnded;
+    private boolean closed;
 
     private final BooleanSupplier hostGate;
     private final BooleanSupplier serverGate;
@@ -61,16 +67,25 @@ final class Mailbox {
         this.serverGate = serverGate;
     }
 
-    /** Adds an event to its lane, waiting while a host or server lane is full. */
+    /**
+     * Adds an event to its lane, waiting while a host or server lane is full; after {@link
+     * #close()} drops it at once.
+     */
     void put(Inbound event) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             ArrayDeque<Entry> lane = lane(event.lane());
-            if (lane != control) {
-                while (lane.size() >= LANE_LINES || !lane.isEmpty() && bytes(event.lane()) + event.size() > LANE_BYTES) {
+            boolean end = event instanceof Inbound.HostEnded || event instanceof Inbound.ServerEnded;
+            if (lane != control && !end) {
+                while (!closed && (lane.size() >= LANE_LINES
+                        || !lane.isEmpty() && bytes(event.lane()) + event.size() > LANE_BYTES)) {
                     room.await();
                 }
             }
+            if (closed) {
+                return;
+            }
+            serverEnded |= event instanceof Inbound.ServerEnded;
             lane.addLast(new Entry(seq++, event));
             addBytes(event.lane(), event.size());
             arrived.signal();
@@ -92,7 +107,7 @@ final class Mailbox {
             while (true) {
                 Entry best = control.peekFirst();
                 best = older(best, hostGate.getAsBoolean() ? host.peekFirst() : null);
-                best = older(best, serverGate.getAsBoolean() ? server.peekFirst() : null);
+                best = older(best, serverEnded || serverGate.getAsBoolean() ? server.peekFirst() : null);
                 if (best != null) {
                     ArrayDeque<Entry> lane = lane(best.event().lane());
                     lane.removeFirst();
@@ -110,6 +125,24 @@ final class Mailbox {
                     left = arrived.awaitNanos(left);
                 }
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The actor is gone: nothing more is taken, so nothing waits to put any more. A reader of
+     * the server's pipe, a thread outside the session's scope, may still be handing on lines
+     * after the session ended; they are dropped rather than keep that thread waiting for good.
+     */
+    void close() {
+        lock.lock();
+        try {
+            closed = true;
+            control.clear();
+            host.clear();
+            server.clear();
+            room.signalAll();
         } finally {
             lock.unlock();
         }

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.active;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -62,10 +63,14 @@ final class ProxyLines {
         return LineClassifier.classify(line) instanceof Payload.Message ? parse(line) : null;
     }
 
-    /** The line parsed, whatever the log makes of it; null when it is not one JSON value. */
+    /**
+     * The line parsed, whatever the log makes of it; null when it is not JSON. Read as the
+     * log's readers read a message ({@link CanonicalJson#readTree}: {@code -0} is {@code -0.0}),
+     * so the session's episode is the one {@code Episode.of} gives for the log.
+     */
     static JsonNode parse(byte[] line) {
-        try {
-            return CanonicalJson.mapper().readTree(line);
+        try (JsonParser p = CanonicalJson.factory().createParser(line)) {
+            return CanonicalJson.readTree(p);
         } catch (java.io.IOException | RuntimeException e) {
             return null;
         }

@@ -132,10 +132,11 @@ final class EventStream implements Callable<Void> {
                 if (PostExchange.isInterruption(e)) {
                     throw new InterruptedException();
                 }
-                problem = Causes.describe(e, link.secrets());
+                // No answer at all: Reachability has said so, for every exchange at once.
+                problem = null;
             }
             failures++;
-            if (!warned && !isStopped()) {
+            if (problem != null && !warned && !isStopped()) {
                 warned = true;
                 link.warn().accept("the server's own event stream could not be opened (" + problem
                         + "); trying again with growing delays");

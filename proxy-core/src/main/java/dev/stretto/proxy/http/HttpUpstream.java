@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.tinylog.Logger;
 
@@ -54,6 +55,9 @@ public final class HttpUpstream implements Upstream {
     /** How long {@link #awaitEnd} waits for answers still due after the host's input ended. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(60);
 
+    /** How long {@link #stop} waits for the server to confirm the end of the session. */
+    static final Duration STOP_DELETE_WAIT = Duration.ofSeconds(1);
+
     private final URI endpoint;
     private final List<HeaderSpec> headers;
     private final Duration timeout;
@@ -70,6 +74,7 @@ public final class HttpUpstream implements Upstream {
     private final CompletableFuture<Void> inputEnded = new CompletableFuture<>();
     private final CompletableFuture<Void> abortSignal = new CompletableFuture<>();
     private final CountDownLatch finished = new CountDownLatch(1);
+    private final AtomicBoolean deleted = new AtomicBoolean();
 
     private volatile boolean aborted;
     private volatile boolean cancelled;
@@ -138,9 +143,21 @@ public final class HttpUpstream implements Upstream {
      *                                  message never shows user info or query values
      */
     public static URI parseEndpoint(String text) {
+        String url = text.strip();
+        if (!url.contains("://")) {
+            // "localhost:8080/mcp" would parse as the scheme "localhost".
+            String shown = "";
+            try {
+                shown = " (write http://" + UrlRedactor.redact(new URI("http://" + url)).substring("http://".length())
+                        + " or https://...)";
+            } catch (java.net.URISyntaxException | RuntimeException e) {
+                // Not even that would be a URL: nothing to suggest.
+            }
+            throw new IllegalArgumentException("the upstream URL has no scheme" + shown);
+        }
         URI uri;
         try {
-            uri = new URI(text.strip());
+            uri = new URI(url);
         } catch (java.net.URISyntaxException e) {
             throw new IllegalArgumentException("the upstream URL is not a valid URL");
         }
@@ -165,7 +182,13 @@ public final class HttpUpstream implements Upstream {
         }
         McpHttp http;
         try {
-            http = new McpHttp(endpoint, headers, timeout, state);
+            // Once aborted, failures are the proxy's own doing, not the server's.
+            Reachability reachability = new Reachability(logForm(endpoint), secrets, message -> {
+                if (!aborted) {
+                    warn.accept(message);
+                }
+            });
+            http = new McpHttp(endpoint, headers, timeout, state, reachability);
         } catch (RuntimeException e) {
             throw new UpstreamStartException("cannot prepare the HTTP client for " + logForm(endpoint) + ": "
                     + Causes.describe(e, secrets), null);
@@ -321,8 +344,9 @@ public final class HttpUpstream implements Upstream {
                 inFlight.awaitIdle(timeout);
             }
             eventStream.stop();
-            if (!aborted && state.sessionId() != null && !state.ended()) {
-                deleteSession(l);
+            if (!aborted) {
+                // The client bounds the request by the timeout; the extra bound covers a stalled connect.
+                deleteSession(l, timeout.multipliedBy(2));
             }
             return 0;
         } catch (InterruptedException e) {
@@ -335,8 +359,11 @@ public final class HttpUpstream implements Upstream {
         }
     }
 
-    private void deleteSession(Link l) throws InterruptedException {
-        // The client bounds the request by the timeout; the extra bound covers a stalled connect.
+    /** Ends the server's session with DELETE, once, waiting at most {@code wait}; not after the server ended it. */
+    private void deleteSession(Link l, Duration wait) throws InterruptedException {
+        if (state.sessionId() == null || state.ended() || !deleted.compareAndSet(false, true)) {
+            return;
+        }
         Future<Integer> delete = CompletableFuture.supplyAsync(() -> {
             try {
                 return l.http().delete();
@@ -348,7 +375,7 @@ public final class HttpUpstream implements Upstream {
             }
         }, command -> Thread.ofVirtual().name("stretto-http-delete").start(command));
         try {
-            int status = delete.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+            int status = delete.get(wait.toNanos(), TimeUnit.NANOSECONDS);
             if (status != 405 && status != 404 && (status < 200 || status > 299)) {
                 warn.accept("the server answered HTTP " + status + " when asked to end the session");
             }
@@ -367,6 +394,23 @@ public final class HttpUpstream implements Upstream {
             throw new IllegalStateException("companions() before start()");
         }
         return List.of(stream);
+    }
+
+    /**
+     * Ends the session on the server with a DELETE, waited for {@link #STOP_DELETE_WAIT} at most,
+     * then aborts everything else.
+     */
+    @Override
+    public void stop() {
+        Link l = link;
+        if (l != null && !aborted) {
+            try {
+                deleteSession(l, STOP_DELETE_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        abort();
     }
 
     @Override
@@ -412,10 +456,18 @@ public final class HttpUpstream implements Upstream {
     private static URI checked(URI endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
         String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme().toLowerCase(Locale.ROOT);
-        if (!endpoint.isAbsolute() || endpoint.isOpaque() || !(scheme.equals("http") || scheme.equals("https"))
-                || endpoint.getHost() == null) {
+        if (!endpoint.isAbsolute() || endpoint.isOpaque() || !(scheme.equals("http") || scheme.equals("https"))) {
             throw new IllegalArgumentException("the upstream must be an http:// or https:// URL with a host, not "
                     + UrlRedactor.redact(endpoint));
+        }
+        // java.net.URI takes an authority it cannot read as host and port (a port too large
+        // for an int, a host with '_') for a name without a host.
+        if (endpoint.getHost() == null) {
+            throw new IllegalArgumentException("the upstream URL has no valid host and port: " + UrlRedactor.redact(endpoint));
+        }
+        if (endpoint.getPort() == 0 || endpoint.getPort() > 65535) {
+            throw new IllegalArgumentException("the upstream URL's port " + endpoint.getPort()
+                    + " is out of range (1 to 65535)");
         }
         return endpoint;
     }

@@ -21,7 +21,7 @@ import java.util.concurrent.Executors;
  * transport's headers (Accept, Content-Type, Mcp-Session-Id, MCP-Protocol-Version,
  * Last-Event-ID) and the user's extra headers, and sends them on one shared JDK client whose
  * work runs on virtual threads. Calls block the calling (virtual) thread; interrupting it
- * cancels the exchange.
+ * cancels the exchange. Every call tells {@link Reachability} whether the server answered.
  */
 final class McpHttp {
 
@@ -32,6 +32,7 @@ final class McpHttp {
     private final List<HeaderSpec> headers;
     private final Duration timeout;
     private final SessionState state;
+    private final Reachability reachability;
     private final ExecutorService executor;
     private final HttpClient client;
 
@@ -40,11 +41,12 @@ final class McpHttp {
      *                 (unless the headers hold an Authorization of their own) and is not
      *                 sent in the request line
      */
-    McpHttp(URI endpoint, List<HeaderSpec> headers, Duration timeout, SessionState state) {
+    McpHttp(URI endpoint, List<HeaderSpec> headers, Duration timeout, SessionState state, Reachability reachability) {
         this.target = withoutUserInfo(endpoint);
         this.headers = withBasicAuth(endpoint, headers);
         this.timeout = timeout;
         this.state = state;
+        this.reachability = reachability;
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("stretto-http-io-", 0).factory());
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
@@ -97,7 +99,7 @@ final class McpHttp {
             b.timeout(timeout);
         }
         extraHeaders(b);
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
     }
 
     /** Opens (or resumes, with {@code lastEventId}) an event stream with GET. */
@@ -110,7 +112,7 @@ final class McpHttp {
             b.header("Last-Event-ID", lastEventId);
         }
         extraHeaders(b);
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
     }
 
     /** Ends the session with DELETE; returns the status. */
@@ -118,7 +120,22 @@ final class McpHttp {
         HttpRequest.Builder b = HttpRequest.newBuilder(target).DELETE().timeout(timeout);
         sessionHeaders(b);
         extraHeaders(b);
-        return client.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body)
+            throws IOException, InterruptedException {
+        HttpResponse<T> response;
+        try {
+            response = client.send(request, body);
+        } catch (IOException e) {
+            if (!PostExchange.isInterruption(e)) {
+                reachability.failed(e);
+            }
+            throw e;
+        }
+        reachability.answered();
+        return response;
     }
 
     /** True when the request behind {@code response} carried a session id. */

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.tinylog.Logger;
 
 /**
  * One message from the host, POSTed to the server, and everything the server answers on that
@@ -73,7 +74,13 @@ final class PostExchange implements Runnable {
                 if (isInterruption(e)) {
                     throw new InterruptedException();
                 }
-                failOrWarn("upstream unreachable: " + Causes.describe(e, link.secrets()));
+                String why = "upstream unreachable: " + Causes.describe(e, link.secrets());
+                if (request != null) {
+                    link.messages().fail(request, why);
+                } else if (!link.lifecycle().aborted()) {
+                    // Said once for all messages, as a change of state (see Reachability).
+                    Logger.debug("could not deliver {} to the server: {}", what(), why);
+                }
                 return;
             }
             handle(response);
@@ -167,7 +174,7 @@ final class PostExchange implements Runnable {
 
     private void stream(HttpResponse<InputStream> response) throws InterruptedException {
         StreamCursor cursor = new StreamCursor();
-        StreamEnd end = link.messages().read(response.body(), cursor, what(), true);
+        StreamEnd end = readAnswerStream(response.body(), cursor);
         if (end.broken() != null && isInterruption(end.broken())) {
             throw new InterruptedException();
         }
@@ -182,6 +189,24 @@ final class PostExchange implements Runnable {
             return;
         }
         resume(cursor);
+    }
+
+    /**
+     * Reads one of the request's streams (the POST's own or a resumed one) to its end. A request
+     * answered on any stream is finished: from then on the server has {@link Tuning#answeredGrace()}
+     * to end this stream, as it should right after the response, before the proxy closes it. So a
+     * stream the server keeps open (the resumed GET of the sse-retry scenario) does not keep the
+     * request open, nor the session's end waiting for it.
+     */
+    private StreamEnd readAnswerStream(InputStream body, StreamCursor cursor) {
+        Duration grace = link.tuning().answeredGrace();
+        CompletableFuture<Void> closeLater = request.answered().thenRunAsync(() -> discard(body),
+                CompletableFuture.delayedExecutor(grace.toNanos(), TimeUnit.NANOSECONDS, Runnable::run));
+        try {
+            return link.messages().read(body, cursor, what(), true);
+        } finally {
+            closeLater.cancel(false);
+        }
     }
 
     /** Reopens the request's stream with GET and Last-Event-ID until its response comes. */
@@ -224,7 +249,7 @@ final class PostExchange implements Runnable {
                     return;
                 }
                 if (status >= 200 && status <= 299 && McpHttp.mediaType(response).equals("text/event-stream")) {
-                    StreamEnd end = link.messages().read(response.body(), cursor, what(), true);
+                    StreamEnd end = readAnswerStream(response.body(), cursor);
                     if (end.broken() != null && isInterruption(end.broken())) {
                         throw new InterruptedException();
                     }
@@ -311,8 +336,12 @@ final class PostExchange implements Runnable {
     }
 
     private static void discard(HttpResponse<InputStream> response) {
+        discard(response.body());
+    }
+
+    private static void discard(InputStream body) {
         try {
-            response.body().close();
+            body.close();
         } catch (IOException ignored) {
             // Nothing more is read from it.
         }

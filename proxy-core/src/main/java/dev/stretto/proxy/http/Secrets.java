@@ -1,5 +1,6 @@
 package dev.stretto.proxy.http;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.List;
  * that comes from outside (exception messages, server error bodies) before it goes into a
  * warning or an error line. A belt to the braces of never putting the values there ourselves.
  */
-final class Secrets {
+public final class Secrets {
 
     private final List<String> values;
 
@@ -28,6 +29,16 @@ final class Secrets {
         }
         all.sort(Comparator.comparingInt(String::length).reversed());
         this.values = List.copyOf(all);
+    }
+
+    /**
+     * The secret strings an upstream at {@code endpoint} with {@code headers} sends, in every
+     * form a server may echo them: header values (and a scheme's token alone, {@code abc} of
+     * {@code Bearer abc}), the URL's user info and password, credential-looking query values.
+     * Longest first.
+     */
+    public static List<String> of(URI endpoint, List<HeaderSpec> headers) {
+        return new Secrets(McpHttp.secretValues(endpoint, headers)).values;
     }
 
     /** {@code text} with every secret replaced by {@code <redacted>}; null stays null. */

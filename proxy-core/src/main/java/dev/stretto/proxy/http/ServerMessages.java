@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.SequencedSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.tinylog.Logger;
@@ -14,10 +16,16 @@ import org.tinylog.Logger;
  * Where every message from the server goes on its way to the host, whichever stream carried
  * it. Requests and notifications are forwarded as they come; a response is forwarded only if
  * its request is still pending, which drops the duplicates that resumed and replayed streams
- * bring. The initialize result's protocol version is recorded before the result reaches the
- * host, so the host's next message already carries it. Called from any exchange thread.
+ * bring. An event whose id was delivered before, on any stream of the session, is not
+ * forwarded again: event ids are unique across a session's streams (the transport demands
+ * it), and some servers replay other streams' events on a resumed one. The initialize
+ * result's protocol version is recorded before the result reaches the host, so the host's
+ * next message already carries it. Called from any exchange thread.
  */
 final class ServerMessages {
+
+    /** Enough to recognise a replay of what a dropped connection, or another stream, delivered. */
+    private static final int REMEMBERED_IDS = 8192;
 
     /** How a stream read ended: the events it carried (priming ones included), and why. */
     record StreamEnd(int events, IOException broken) {
@@ -28,6 +36,8 @@ final class ServerMessages {
     private final SessionState state;
     private final Consumer<String> warn;
     private final BooleanSupplier silenced;
+    // Guarded by itself.
+    private final SequencedSet<String> deliveredIds = new LinkedHashSet<>();
 
     /** @param silenced true once the upstream was aborted: from then on nothing reaches the host */
     ServerMessages(ServerLineSink sink, PendingRequests pending, SessionState state, Consumer<String> warn,
@@ -95,6 +105,19 @@ final class ServerMessages {
         return json;
     }
 
+    /** True the first time an event with this id comes, on whichever stream. */
+    private boolean firstSighting(String id) {
+        synchronized (deliveredIds) {
+            if (!deliveredIds.add(id)) {
+                return false;
+            }
+            if (deliveredIds.size() > REMEMBERED_IDS) {
+                deliveredIds.removeFirst();
+            }
+            return true;
+        }
+    }
+
     /** Answers {@code request} with the proxy's own error, unless it was answered already. */
     void fail(Pending request, String message) {
         if (!silenced.getAsBoolean() && pending.claim(request)) {
@@ -128,7 +151,7 @@ final class ServerMessages {
                 if (event.isEmpty()) {
                     continue;
                 }
-                if (event.id() != null && !cursor.firstSighting(event.id())) {
+                if (event.id() != null && !firstSighting(event.id())) {
                     Logger.debug("skipped event {} in {}: it was delivered before", event.id(), where);
                     continue;
                 }

@@ -4,15 +4,17 @@ import java.time.Duration;
 
 /**
  * Reconnection pacing: the first delay when the server gave no {@code retry:} hint, the cap of
- * the exponential backoff, and how many fruitless attempts a POST stream's resumption gets.
- * Tests shorten the delays; the defaults follow the reference clients.
+ * the exponential backoff, and how many fruitless attempts a POST stream's resumption gets;
+ * and how long a request's stream may stay open once the request is answered (on that stream
+ * or another) before the proxy closes it. Tests shorten the delays; the defaults follow the
+ * reference clients.
  */
-record Tuning(Duration initialDelay, Duration maxDelay, int resumeAttempts) {
+record Tuning(Duration initialDelay, Duration maxDelay, int resumeAttempts, Duration answeredGrace) {
 
     /** The least base of the backoff once attempts fail (less when the initial delay is less). */
     static final Duration FAILED_BASE_FLOOR = Duration.ofMillis(100);
 
-    static final Tuning DEFAULT = new Tuning(Duration.ofSeconds(1), Duration.ofSeconds(30), 5);
+    static final Tuning DEFAULT = new Tuning(Duration.ofSeconds(1), Duration.ofSeconds(30), 5, Duration.ofSeconds(1));
 
     /**
      * The delay before the next attempt.

@@ -64,7 +64,7 @@ public final class UrlRedactor {
     }
 
     /** True when a query parameter of this (decoded) name is taken for a credential. */
-    static boolean looksLikeCredential(String name) {
+    public static boolean looksLikeCredential(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return WORDS.stream().anyMatch(lower::contains);
     }

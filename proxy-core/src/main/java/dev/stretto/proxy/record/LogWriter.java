@@ -9,13 +9,16 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import org.tinylog.Logger;
 
 /**
@@ -23,17 +26,19 @@ import org.tinylog.Logger;
  * the disk.
  *
  * <p>Threads and ownership. Any pump calls {@link #record}: under {@code lock} it reads the
- * clock and enqueues the line, so the order of the queue is the order of the stamps and
+ * clock (in active mode the actor's stamp comes with the line) and enqueues the line, so the order of the queue is the order of the stamps and
  * {@code t_ms} never decreases down the log. One thread runs {@link #call()}: it alone
  * classifies lines (message or raw), formats entries and touches {@code out}. It flushes
  * whenever the queue is empty, so a crash loses at most what is still queued.
  *
  * <p>Queue policy: bounded twice, by lines and by bytes (lines of many megabytes are normal,
  * so a bound on lines alone could hold gigabytes while a disk stalls). When either is
- * reached the recording pump waits, and a warning goes to stderr once per session; nothing
- * is dropped. A line larger than the whole byte budget takes all of it. A write that
- * fails, or an entry that cannot be made, is reported once; the writer then keeps emptying
- * the queue without writing, so the pumps never wait on a broken log and forwarding goes on.
+ * reached the recording pump waits; nothing is dropped. A line larger than the whole byte
+ * budget takes all of it. A wait of {@link #STALL_WARNING} or more (a disk that stalls, not
+ * one that is merely a moment behind) is reported once per session. A write that fails, or
+ * an entry that cannot be made, is reported once, as what it is, and no stall is reported
+ * after it: the writer then keeps emptying the queue without writing, so the pumps never
+ * wait on a broken log and forwarding goes on.
  *
  * <p>Ending: {@link #close()} stops accepting lines and queues an end mark; the writer
  * writes everything before it, flushes, closes the file and returns. Interrupts do not stop
@@ -48,7 +53,12 @@ public final class LogWriter implements Recorder, Callable<Void> {
     /** How many bytes of lines may wait for the disk before the pumps wait too. */
     public static final int DEFAULT_BYTE_BUDGET = 64 * 1024 * 1024;
 
-    private static final Item END = new Item(-1, null, null, null, 0);
+    /** How long a pump waits for room in the queue before the stall is reported. */
+    static final Duration STALL_WARNING = Duration.ofSeconds(1);
+
+    private static final Item END = new Item(-1, null, null, 0);
+    private static final Consumer<String> WARN = message -> Logger.warn((Object) message);
+    private static final Consumer<String> ERROR = message -> Logger.error((Object) message);
 
     private final Path path;
     private final OutputStream out;
@@ -60,31 +70,50 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private final Semaphore queuedBytes;
     private final int byteBudget;
     private final Runnable afterFlush;
+    private final Consumer<String> warn;
+    private final Consumer<String> error;
+    private final LogScrubber scrubber;
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock.
     private boolean closed;
     // Guarded by lock.
     private boolean warnedFull;
-    // Writer thread only.
-    private boolean failed;
+    // Written by the writer thread only; read by recorders, which report no stall once it is set.
+    private volatile boolean failed;
 
     /**
      * A writer of entries to {@code out} (the log at {@code path}, named in messages), whose
      * {@code t_ms} counts from {@code startNanos} on the {@code nanoTime} clock.
      */
     public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos) {
+        this(path, out, nanoTime, startNanos, List.of());
+    }
+
+    /**
+     * A writer like {@link #LogWriter(Path, OutputStream, LongSupplier, long)} that writes
+     * {@code <redacted>} in place of each of {@code secrets} in the lines it logs (see
+     * {@link LogScrubber}): what the server echoes of the proxy's own credentials.
+     */
+    public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, List<String> secrets) {
         this(path, out, nanoTime, startNanos, DEFAULT_CAPACITY, DEFAULT_BYTE_BUDGET, () -> {
-        });
+        }, WARN, ERROR, new LogScrubber(secrets));
     }
 
     // Tests pass a small capacity and a hook that runs on the writer thread after each flush.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {
-        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush);
+        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush, WARN, ERROR,
+                LogScrubber.NONE);
     }
 
-    // Tests also pass a small byte budget.
+    // Tests also pass a small byte budget, and see the warnings and errors the writer reports.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, int byteBudget,
-              Runnable afterFlush) {
+              Runnable afterFlush, Consumer<String> warn, Consumer<String> error) {
+        this(path, out, nanoTime, startNanos, capacity, byteBudget, afterFlush, warn, error, LogScrubber.NONE);
+    }
+
+    private LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity,
+                      int byteBudget, Runnable afterFlush, Consumer<String> warn, Consumer<String> error,
+                      LogScrubber scrubber) {
         this.path = path;
         this.out = new BufferedOutputStream(out, 64 * 1024);
         this.nanoTime = nanoTime;
@@ -93,38 +122,32 @@ public final class LogWriter implements Recorder, Callable<Void> {
         this.byteBudget = byteBudget;
         this.queuedBytes = new Semaphore(byteBudget);
         this.afterFlush = afterFlush;
-    }
-
-    /**
-     * Queues the header line, to be written first. It is made on the writer thread: building
-     * it loads the JSON classes, which would otherwise delay the server's start.
-     */
-    public void header(Supplier<String> headerJson) {
-        if (!queue.offer(new Item(-1, null, null, headerJson, 0))) {
-            throw new IllegalStateException("the header must be queued before any line");
-        }
+        this.warn = warn;
+        this.error = error;
+        this.scrubber = scrubber;
     }
 
     @Override
-    public void record(Source from, Line line) throws InterruptedException {
-        stampAndEnqueue(from, line, null);
+    public boolean record(Source from, Line line) throws InterruptedException {
+        return stampAndEnqueue(from, line, -1);
     }
 
     /** Active mode: the line with the actor's stamp. */
     @Override
-    public void record(Source from, Line line, long tMs) throws InterruptedException {
-        stampAndEnqueue(from, line, tMs);
+    public boolean record(Source from, Line line, long tMs) throws InterruptedException {
+        return stampAndEnqueue(from, line, tMs);
     }
 
-    // The clock is read under the lock, with the enqueue, unless the caller stamped the line.
-    private void stampAndEnqueue(Source from, Line line, Long tMs) throws InterruptedException {
+    // The clock is read under the lock, with the enqueue, unless the caller stamped the line (tMs >= 0).
+    private boolean stampAndEnqueue(Source from, Line line, long tMs) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             if (closed) {
-                return;
+                return false;
             }
-            long stamp = tMs != null ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(stamp, from, line.bytes(), null, Math.min(line.bytes().length, byteBudget)));
+            long stamp = tMs >= 0 ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
+            enqueue(new Item(stamp, from, line.bytes(), Math.min(line.bytes().length, byteBudget)));
+            return true;
         } finally {
             lock.unlock();
         }
@@ -160,22 +183,24 @@ public final class LogWriter implements Recorder, Callable<Void> {
     // Holding lock: waiting here keeps every other recorder waiting too, which is what keeps
     // the log in stamp order.
     private void enqueue(Item item) throws InterruptedException {
-        if (!queuedBytes.tryAcquire(item.cost)) {
-            warnFull();
+        long stall = STALL_WARNING.toNanos();
+        if (!queuedBytes.tryAcquire(item.cost, stall, TimeUnit.NANOSECONDS)) {
+            warnStalled();
             queuedBytes.acquire(item.cost);
         }
-        if (queue.offer(item)) {
-            return;
+        if (!queue.offer(item, stall, TimeUnit.NANOSECONDS)) {
+            warnStalled();
+            queue.put(item);
         }
-        warnFull();
-        queue.put(item);
     }
 
-    private void warnFull() {
-        if (!warnedFull) {
+    // A full disk fails the write at once and the writer then empties the queue: its error is
+    // the one message, since forwarding never waited long enough to report a stall.
+    private void warnStalled() {
+        if (!warnedFull && !failed) {
             warnedFull = true;
-            Logger.warn("the session log {} is falling behind (slow disk?); forwarding waits for it, nothing is dropped",
-                    path);
+            warn.accept("the session log " + path + " is falling behind (slow disk?); forwarding waits for it,"
+                    + " nothing is dropped");
         }
     }
 
@@ -228,12 +253,11 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
         byte[] entry;
         try {
-            String json = item.header != null ? item.header.get()
-                    : new LogEntry(item.tMs, item.from, LineClassifier.classify(item.bytes)).toJson();
+            String json = new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.bytes))).toJson();
             entry = json.getBytes(StandardCharsets.UTF_8);
         } catch (RuntimeException | OutOfMemoryError e) {
-            // A line too big for the heap, or a header that cannot be written: the log stops
-            // here, but this thread must go on emptying the queue or the pumps would wait on it.
+            // A line too big for the heap: the log stops here, but this thread must go on
+            // emptying the queue or the pumps would wait on it.
             fail(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
             return;
         }
@@ -265,11 +289,11 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private void fail(String why) {
         if (!failed) {
             failed = true;
-            Logger.error("cannot write the session log {} ({}); forwarding goes on, the rest of the session is not recorded",
-                    path, why);
+            error.accept("cannot write the session log " + path + " (" + why + "); forwarding goes on, the rest"
+                    + " of the session is not recorded");
         }
     }
 
-    private record Item(long tMs, Source from, byte[] bytes, Supplier<String> header, int cost) {
+    private record Item(long tMs, Source from, byte[] bytes, int cost) {
     }
 }

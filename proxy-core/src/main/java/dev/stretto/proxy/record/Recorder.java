@@ -11,7 +11,8 @@ public interface Recorder {
     /** Records nothing: a session without {@code --record}. */
     Recorder NONE = new Recorder() {
         @Override
-        public void record(Source from, Line line) {
+        public boolean record(Source from, Line line) {
+            return true;
         }
 
         @Override
@@ -23,17 +24,22 @@ public interface Recorder {
      * Stamps {@code line} with the time now and queues it for the log. Returns as soon as
      * it is queued; waits only while the queue is full. Lines recorded after {@link #close()}
      * are ignored.
+     *
+     * @return true when the line is queued (or nothing is recorded); false after {@link
+     *         #close()}, when the line must not be forwarded either: a forwarded line is in the log
      */
-    void record(Source from, Line line) throws InterruptedException;
+    boolean record(Source from, Line line) throws InterruptedException;
 
     /**
      * Queues {@code line} with the stamp {@code tMs} (milliseconds after the session started)
      * instead of the time now: for the active-mode actor, which stamps lines itself because
      * the session's episode needs the same times the log has. The caller keeps the stamps
      * from decreasing. By default the stamp is ignored and the line is stamped now.
+     *
+     * @return as {@link #record(Source, Line)}
      */
-    default void record(Source from, Line line, long tMs) throws InterruptedException {
-        record(from, line);
+    default boolean record(Source from, Line line, long tMs) throws InterruptedException {
+        return record(from, line);
     }
 
     /** No more lines: what is queued is written out, then the log is closed. Idempotent. */

@@ -10,35 +10,63 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * {@code --retain-days}: deletes session logs ({@code *.jsonl} and {@code *.json} files, in
- * the directory and below it) last modified before a cut-off. Symbolic links inside the
- * directory are neither followed nor deleted; the directory itself may be one. The files of
- * a session whose proxy is still running (its id ends in the pid of a live process) are
+ * {@code --retain-days}: deletes the files the proxy wrote (session logs, flow logs and
+ * confirmation logs, known by their names: {@link #KINDS}) in the record directory and below
+ * it, last modified before a cut-off. Nothing else is touched, whatever its name ends in: a
+ * {@code package.json} or a log of another tool in the directory stays. Symbolic links inside
+ * the directory are neither followed nor deleted; the directory itself may be one. The files
+ * of a session whose proxy is still running (its id ends in the pid of a live process) are
  * kept however old: several proxies often share one record directory, and an idle session's
  * log, or any log with {@code --retain-days 0}, would otherwise vanish while being written.
- * A file that cannot be deleted is skipped and named in the returned problems; nothing here
+ * A file that cannot be deleted is skipped and named in the result's problems; nothing here
  * stops a session from starting.
  */
 public final class Retention {
 
-    private static final java.util.regex.Pattern SESSION_FILE =
-            java.util.regex.Pattern.compile("\\d{8}T\\d{6}\\.\\d{3}Z-(\\d{1,18})(?:-\\d+)?\\..*");
+    /** A session id as {@link SessionId} and {@link SessionLogFile} make it; group 1 is the pid. */
+    private static final String SESSION = "\\d{8}T\\d{6}\\.\\d{3}Z-(\\d{1,18})(?:-\\d+)?";
+
+    /**
+     * A kind of file the proxy writes, known by the form of its name.
+     *
+     * @param what what the file is, for people
+     * @param name the whole file name; group 1 is the pid of the session's proxy
+     */
+    public record Kind(String what, Pattern name) {
+    }
+
+    /**
+     * What {@code --retain-days} deletes. A kind of file the proxy comes to write (the oracle
+     * cache's entries) is added here.
+     */
+    public static final List<Kind> KINDS = List.of(
+            new Kind("session log", Pattern.compile(SESSION + "\\.jsonl")),
+            new Kind("flow log", Pattern.compile(SESSION + "\\.flow\\.jsonl")),
+            new Kind("confirmation log", Pattern.compile(SESSION + "\\.confirm\\.jsonl")));
+
+    /**
+     * What one clean-up did.
+     *
+     * @param deleted  how many files it deleted
+     * @param problems one message for each file or directory that could not be dealt with
+     */
+    public record Outcome(int deleted, List<String> problems) {
+    }
 
     private Retention() {
     }
 
-    /**
-     * Deletes the logs under {@code dir} older than {@code days} days before {@code now}.
-     *
-     * @return one message for each file or directory that could not be dealt with
-     */
-    public static List<String> apply(Path dir, int days, Instant now) {
+    /** Deletes the proxy's files under {@code dir} older than {@code days} days before {@code now}. */
+    public static Outcome apply(Path dir, int days, Instant now) {
         Instant cutoff = now.minus(Duration.ofDays(days));
         List<String> problems = new ArrayList<>();
+        int[] deleted = {0};
         if (!Files.isDirectory(dir)) {
-            return problems;
+            return new Outcome(0, problems);
         }
         try {
             // The walk does not follow links, not even its starting point: a record directory
@@ -47,11 +75,11 @@ public final class Retention {
             Files.walkFileTree(start, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    String name = file.getFileName().toString();
-                    if (attrs.isRegularFile() && (name.endsWith(".jsonl") || name.endsWith(".json"))
-                            && attrs.lastModifiedTime().toInstant().isBefore(cutoff) && !ofALiveSession(name)) {
+                    if (attrs.isRegularFile() && attrs.lastModifiedTime().toInstant().isBefore(cutoff)
+                            && isOldFileToDelete(file.getFileName().toString())) {
                         try {
                             Files.delete(file);
+                            deleted[0]++;
                         } catch (IOException e) {
                             problems.add("cannot delete old log " + file + ": " + describe(e));
                         }
@@ -68,21 +96,23 @@ public final class Retention {
         } catch (IOException e) {
             problems.add("cannot clean up old logs in " + dir + ": " + describe(e));
         }
-        return problems;
+        return new Outcome(deleted[0], problems);
     }
 
-    // <start>Z-<pid>[-<n>].<ext>, as SessionId and SessionLogFile name a session's files. A
-    // reused pid keeps an old log a while longer, which is harmless.
-    private static boolean ofALiveSession(String fileName) {
-        java.util.regex.Matcher m = SESSION_FILE.matcher(fileName);
-        if (!m.matches()) {
-            return false;
+    // A file of one of the KINDS whose session's proxy is not running. A reused pid keeps an
+    // old log a while longer, which is harmless.
+    private static boolean isOldFileToDelete(String fileName) {
+        for (Kind kind : KINDS) {
+            Matcher m = kind.name().matcher(fileName);
+            if (m.matches()) {
+                try {
+                    return !ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false);
+                } catch (NumberFormatException e) {
+                    return true;
+                }
+            }
         }
-        try {
-            return ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false);
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        return false;
     }
 
     /** A short description of an I/O failure for a message, without a stack trace. */

@@ -1,7 +1,6 @@
 package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.io.Line;
-import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;
 import java.util.concurrent.Callable;
@@ -10,16 +9,17 @@ import org.tinylog.Logger;
 /**
  * Host to server: takes each line the host wrote, records it, then passes it to the
  * upstream unchanged; at the end of the host's input, tells the upstream so. Runs on one
- * virtual thread of the session's scope; interrupted when the session ends first.
+ * virtual thread of the session's scope; interrupted when the session ends first. Once the
+ * session stops, lines are no longer passed on (see {@link ForwardGate}).
  */
 final class ClientPump implements Callable<Void> {
     private final HostInput from;
-    private final Recorder recorder;
+    private final ForwardGate gate;
     private final Upstream to;
 
-    ClientPump(HostInput from, Recorder recorder, Upstream to) {
+    ClientPump(HostInput from, ForwardGate gate, Upstream to) {
         this.from = from;
-        this.recorder = recorder;
+        this.gate = gate;
         this.to = to;
     }
 
@@ -29,7 +29,9 @@ final class ClientPump implements Callable<Void> {
             // if/instanceof, not a pattern switch, whose bootstrap would delay the first line.
             HostInput.Read read = from.take();
             if (read instanceof HostInput.Got(Line line)) {
-                recorder.record(Source.CLIENT, line);
+                if (!gate.record(Source.CLIENT, line)) {
+                    return null;
+                }
                 to.send(line.bytes(), line.terminated());
             } else if (read instanceof HostInput.End(var failure)) {
                 if (failure != null) {

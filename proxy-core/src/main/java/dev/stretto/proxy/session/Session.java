@@ -8,9 +8,11 @@ import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
@@ -25,39 +27,58 @@ import org.tinylog.Logger;
  * opens the scope, forks, joins and tears down. The forks, each on a virtual thread:
  * <ul>
  * <li>the client pump: host input queue, then recorder, then upstream;</li>
- * <li>the upstream's end ({@link Upstream#awaitEnd()}): for a child, the pump that reads the
- *     server's stdout and hands each line to the server sink; its return ends the session;</li>
+ * <li>the upstream's end ({@link Upstream#awaitEnd()}); its return ends the session;</li>
  * <li>the upstream's companions (the HTTP GET stream), if any;</li>
  * <li>the log writer, if the session is recorded.</li>
  * </ul>
- * The host's input is read outside the scope (see {@link HostInput}). Server lines pass
- * through {@code sinkLock}: each is recorded, then written to the host, in one step, so the
- * log and the host see server lines in the same order however many threads deliver them.
- * Lines the upstream writes in the server's place (an HTTP upstream's error answers) take the
- * same path and are recorded as {@code proxy} entries.
+ * Outside the scope, each for a pipe that cannot be interrupted: the host's input is read by
+ * {@link HostInput}'s thread, the host's output written by {@link HostOutput}'s, and a child
+ * server's stdout read by the upstream's (see {@code ChildProcessUpstream}). Every line passes
+ * the {@link ForwardGate} before it is forwarded: recorded first, and nothing at all once the
+ * session stops. Server lines pass through {@code sinkLock}: each is recorded, then queued
+ * for the host, in one step, so the log and the host see server lines in the same order
+ * however many threads deliver them. Lines the upstream writes in the server's place (an
+ * HTTP upstream's error answers) take the same path and are recorded as {@code proxy} entries.
  *
  * <p>Ending. The session ends when the upstream's end returns (after the host's input ended
  * and the server finished, or as soon as the server ends first), or when any fork fails.
- * The scope is then cancelled, which interrupts the client pump's wait for host input. The
- * upstream is aborted before the scope closes, since a read of a child's pipe does not
- * answer to interrupts, and the recorder is closed so the log writer drains every queued
- * line and returns: the log is complete when {@code run} returns.
+ * The gate is then closed, so the log writer writes out every line queued and returns, the
+ * upstream is aborted (nothing of the server is left), and the scope closes, which interrupts
+ * what still waits. The lines queued for the host are then delivered, unless the host takes
+ * none for {@code hostStall}: a host that stopped reading cannot keep the session from
+ * ending. The log is complete when {@code run} returns.
+ *
+ * <p>Stopping. When the thread running {@link #run()} is interrupted (the CLI does so on
+ * SIGTERM, SIGINT or SIGHUP), the session stops reading: the gate closes, so no line read
+ * from then on is recorded or forwarded and every line forwarded is in the log. It waits for
+ * the log writer to write out what it holds, then ends the server ({@link Upstream#stop()}:
+ * SIGTERM to the child's tree, SIGKILL a moment later), lets the host's output finish the line
+ * it is writing, and throws {@link InterruptedException}.
  *
  * <p>Active mode (an {@link ActiveSession}; the lines marked "active mode" below are all it
  * changes here): the server's lines go to the actor's mailbox instead of the sink above, and
  * the client pump is replaced by the active session's loops (a pump to the actor, the actor,
- * a writer per side) and a {@link TaskForks} for the actor's slow work. The session's end is
- * the active session's: the upstream's end, then everything the actor queued for the host
- * written out.
+ * the server's writer) and a {@link TaskForks} for the actor's slow work. The actor records
+ * every line through the same gate before it queues the line for a side, and queues the
+ * host's lines on the same {@link HostOutput}; so ending, stopping and a host that stopped
+ * reading are handled as above. The session's end is the active session's: the upstream's
+ * end, then the actor's last work for the host queued.
  */
 public final class Session {
+
+    /** How long a stopping session lets the host's output finish the line it is writing. */
+    private static final Duration STOP_OUTPUT_WAIT = Duration.ofSeconds(1);
+
     private final String name;
     private final Upstream upstream;
-    private final Recorder recorder;
+    private final ForwardGate gate;
     private final Callable<Void> recorderLoop;
     private final HostInput hostIn;
-    private final HostOutput hostOut;
+    private final OutputStream hostOutStream;
+    private final Duration hostStall;
     private final ReentrantLock sinkLock = new ReentrantLock();
+    // Set by run(), before any line can come.
+    private volatile HostOutput hostOut;
     // Active mode: null in passive mode.
     private final ActiveSession active;
 
@@ -71,25 +92,27 @@ public final class Session {
      * @param recorderLoop the log writer's loop, forked into the scope, or null
      * @param hostIn       the host's input
      * @param hostOut      the host's output; the protocol only
+     * @param hostStall    how long the host may take nothing, at the end, before the lines it
+     *                     has not taken are given up
      */
     public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
-                   HostInput hostIn, OutputStream hostOut) {
-        this(name, upstream, recorder, recorderLoop, hostIn, hostOut, null);
+                   HostInput hostIn, OutputStream hostOut, Duration hostStall) {
+        this(name, upstream, recorder, recorderLoop, hostIn, hostOut, hostStall, null);
     }
 
     /**
      * A session that is not yet started, in active mode when {@code active} is not null (the
-     * other parameters are those of the passive constructor; {@code recorder} must be the one
-     * {@code active} records to).
+     * other parameters are those of the passive constructor).
      */
     public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
-                   HostInput hostIn, OutputStream hostOut, ActiveSession active) {
+                   HostInput hostIn, OutputStream hostOut, Duration hostStall, ActiveSession active) {
         this.name = name;
         this.upstream = upstream;
-        this.recorder = recorder;
+        this.gate = new ForwardGate(recorder);
         this.recorderLoop = recorderLoop;
         this.hostIn = hostIn;
-        this.hostOut = new HostOutput(hostOut);
+        this.hostOutStream = hostOut;
+        this.hostStall = hostStall;
         this.active = active;
     }
 
@@ -102,9 +125,36 @@ public final class Session {
      *
      * @return the exit status: the upstream's ({@link Upstream#awaitEnd()}), or 125 when the
      *         session failed in the proxy itself (reported on stderr)
-     * @throws IOException when the upstream cannot be started (nothing was forked then)
+     * @throws IOException          when the upstream cannot be started (nothing was forked then)
+     * @throws InterruptedException when the thread was interrupted: the session stopped (see
+     *                              the class comment), with the log complete and the server ended
      */
     public int run() throws IOException, InterruptedException {
+        HostOutput out = HostOutput.start(hostOutStream, name + "-stdout");
+        hostOut = out;
+        boolean stopped = false;
+        try {
+            startUpstream();
+            int status = runScope();
+            int undelivered = out.awaitDelivered(hostStall);
+            if (undelivered > 0) {
+                Logger.warn("the host has not read the proxy's output for {} s; the session ends without its last {}"
+                        + " line(s) reaching the host", hostStall.toSeconds(), undelivered);
+            }
+            return status;
+        } catch (InterruptedException e) {
+            stopped = true;
+            throw e;
+        } finally {
+            out.close();
+            if (stopped) {
+                // The host gets the rest of the line it may have got only part of.
+                out.awaitEnd(STOP_OUTPUT_WAIT);
+            }
+        }
+    }
+
+    private void startUpstream() throws IOException {
         try {
             // Active mode: the server's lines go to the actor.
             upstream.start(active != null ? active.serverSink() : new ServerLineSink() {
@@ -122,25 +172,35 @@ public final class Session {
             upstream.abort();
             throw e;
         }
+    }
+
+    private int runScope() throws InterruptedException {
         Subtask<Object> end = null;
         List<Subtask<Object>> others = new ArrayList<>();
+        CountDownLatch logWritten = new CountDownLatch(recorderLoop == null ? 0 : 1);
         try (var scope = StructuredTaskScope.open(
                 Joiner.<Object>allUntil(s -> s.state() == Subtask.State.FAILED
                         || s.state() == Subtask.State.SUCCESS && s.get() instanceof Ended),
                 cf -> cf.withName(name).withThreadFactory(Thread.ofVirtual().name(name + "-", 0).factory()))) {
             try {
                 if (recorderLoop != null) {
-                    others.add(scope.fork(() -> recorderLoop.call()));
+                    others.add(scope.fork(() -> {
+                        try {
+                            return recorderLoop.call();
+                        } finally {
+                            logWritten.countDown();
+                        }
+                    }));
                 }
                 if (active == null) {
                     end = scope.fork(() -> new Ended(upstream.awaitEnd()));
-                    others.add(scope.fork(() -> new ClientPump(hostIn, recorder, upstream).call()));
+                    others.add(scope.fork(() -> new ClientPump(hostIn, gate, upstream).call()));
                 } else {
                     // Active mode: the actor and its loops in place of the client pump.
                     TaskForks forks = new TaskForks(name + "-work");
                     others.add(scope.fork(() -> forks.call()));
                     end = scope.fork(() -> new Ended(active.awaitEnd(upstream)));
-                    for (Callable<Void> loop : active.loops(hostIn, upstream, hostOut::write, forks)) {
+                    for (Callable<Void> loop : active.loops(hostIn, upstream, hostOut, gate, forks)) {
                         others.add(scope.fork(() -> loop.call()));
                     }
                 }
@@ -148,11 +208,14 @@ public final class Session {
                     others.add(scope.fork(() -> companion.call()));
                 }
                 scope.join();
+            } catch (InterruptedException e) {
+                stop(logWritten);
+                throw e;
             } finally {
-                // Before the scope closes: a child's pipe read only ends when the child does,
-                // and the log writer only returns once the recorder is closed.
+                // Before the scope closes: the log writer returns once the gate (and so the
+                // recorder) is closed, and nothing of the server may outlive the session.
+                gate.close();
                 upstream.abort();
-                recorder.close();
             }
         }
         if (end.state() == Subtask.State.SUCCESS) {
@@ -169,23 +232,40 @@ public final class Session {
         return 125;
     }
 
+    // Told to stop: read nothing more, write out the log, then end the server (class comment).
+    private void stop(CountDownLatch logWritten) {
+        gate.close();
+        try {
+            logWritten.await();
+        } catch (InterruptedException again) {
+            // Asked again: end the server without waiting for the disk.
+            Thread.currentThread().interrupt();
+        }
+        upstream.stop();
+    }
+
     private static String describe(Throwable t) {
         String m = t.getMessage();
         return m == null ? t.getClass().getSimpleName() : m;
     }
 
-    // The server sink: record, then forward, as one step (see the class comment). The proxy's
-    // own answers in the server's place are recorded as such.
+    // The server sink: record, then queue for the host, as one step (see the class comment).
+    // The proxy's own answers in the server's place are recorded as such.
     private void toHost(Source from, byte[] bytes, boolean newline) {
-        sinkLock.lock();
         try {
-            try {
-                recorder.record(from, new Line(bytes, newline));
-            } catch (InterruptedException e) {
-                // The session is ending; the line still reaches the host.
-                Thread.currentThread().interrupt();
+            sinkLock.lockInterruptibly();
+        } catch (InterruptedException e) {
+            // The session is ending: the line is dropped.
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            if (gate.record(from, new Line(bytes, newline))) {
+                hostOut.write(bytes, newline);
             }
-            hostOut.write(bytes, newline);
+        } catch (InterruptedException e) {
+            // The session is ending: the line (in the log already, if admitted) is not delivered.
+            Thread.currentThread().interrupt();
         } finally {
             sinkLock.unlock();
         }

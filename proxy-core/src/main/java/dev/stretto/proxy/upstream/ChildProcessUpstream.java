@@ -4,12 +4,15 @@ import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.tinylog.Logger;
 
 /**
@@ -17,22 +20,46 @@ import org.tinylog.Logger;
  * directory and stderr; its stdin and stdout are the session's pipes.
  *
  * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump;
- * {@link #awaitEnd} is the upstream pump, which reads the child's stdout and hands each line
- * to the sink. {@link #abort} may come from any thread.
+ * {@link #awaitEnd} runs as a fork of the session's scope and waits for the server's output
+ * to end and for the server to exit. The server's stdout is read by a daemon thread of its
+ * own, {@code stretto-server-stdout-<pid>}, outside the scope, because a read of a pipe
+ * cannot be interrupted: it hands each line to the sink and ends at the end of the output,
+ * which comes once the server and every process holding its stdout have ended (the session
+ * ends them all before it returns). Only a holder the proxy cannot find (with no {@link
+ * Subreaper}, a process the server detached) keeps it blocked until that holder ends; it then
+ * hands on nothing more, the session being over. {@link #abort} and {@link #stop} may come
+ * from any thread.
  *
  * <p>Ending. When the host closes its input, the child's stdin is closed. A child that then
  * does not exit (or one that closed its stdout but keeps running) gets the shutdown ladder:
  * after {@link ShutdownTimings#grace()} SIGTERM to the child and all its descendants, after
- * {@link ShutdownTimings#termGrace()} SIGKILL, so nothing the server started outlives the
- * session. {@link #abort} kills the whole tree at once.
+ * {@link ShutdownTimings#termGrace()} SIGKILL. Once the child has exited, what it wrote is
+ * read for {@link #EXIT_GRACE} at most; then whatever is left of its tree (processes it
+ * started that still run, holding its stdout or not) gets SIGTERM, and SIGKILL after {@link
+ * ShutdownTimings#termGrace()}, so nothing the server started outlives the session, and a
+ * process that keeps the server's stdout open cannot keep the session from ending with the
+ * server's status. {@link #stop} ends the tree politely but promptly, {@link #abort} at once.
  */
 public final class ChildProcessUpstream implements Upstream {
+
+    /** How long the server's output is still read after the server has exited. */
+    static final Duration EXIT_GRACE = Duration.ofMillis(500);
+
+    /** The most {@link #stop} waits between SIGTERM and SIGKILL. */
+    static final Duration STOP_TERM_GRACE = Duration.ofSeconds(1);
+
     private static final java.util.regex.Pattern ERRNO = java.util.regex.Pattern.compile("error(?:=|: )(\\d+)");
     private final List<String> argv;
     private final String searchPath;
     private final ShutdownTimings timings;
+    private final Subreaper subreaper;
     private final AtomicBoolean ladderStarted = new AtomicBoolean();
     private final AtomicBoolean inputBroken = new AtomicBoolean();
+    private final CompletableFuture<Void> outputEnded = new CompletableFuture<>();
+    // Lines the stdout reader has handed on, and whether it is handing one on right now
+    // (waiting for a host that reads slowly, or not at all).
+    private final AtomicLong handedOn = new AtomicLong();
+    private volatile boolean handingOn;
     // Set once by start(), before any other method runs.
     private Process process;
     private ProcessTree tree;
@@ -45,11 +72,14 @@ public final class ChildProcessUpstream implements Upstream {
      *
      * @param searchPath the PATH the command is looked up on, named in the error when it is
      *                   not found; null when unknown
+     * @param subreaper  how orphans the server leaves behind are found (inactive unless the
+     *                   program made this JVM a child subreaper)
      */
-    public ChildProcessUpstream(List<String> argv, String searchPath, ShutdownTimings timings) {
+    public ChildProcessUpstream(List<String> argv, String searchPath, ShutdownTimings timings, Subreaper subreaper) {
         this.argv = List.copyOf(argv);
         this.searchPath = searchPath;
         this.timings = timings;
+        this.subreaper = subreaper;
     }
 
     @Override
@@ -59,13 +89,33 @@ public final class ChildProcessUpstream implements Upstream {
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)
                 .redirectError(ProcessBuilder.Redirect.INHERIT);
         try {
-            process = pb.start();
+            process = subreaper.start(pb);
         } catch (IOException e) {
             throw new UpstreamStartException(startFailure(argv.getFirst(), e), e);
         }
         this.toHost = toHost;
-        this.tree = new ProcessTree(process.toHandle());
+        this.tree = new ProcessTree(process.toHandle(), subreaper);
         this.stdin = process.getOutputStream();
+        Thread.ofPlatform().daemon().name("stretto-server-stdout-" + process.pid()).start(this::readOutput);
+    }
+
+    // The stdout reader (see the class comment).
+    private void readOutput() {
+        LineReader reader = new LineReader(process.getInputStream());
+        try {
+            Line line;
+            while ((line = reader.next()) != null) {
+                handingOn = true;
+                toHost.line(line.bytes(), line.terminated());
+                handingOn = false;
+                handedOn.incrementAndGet();
+            }
+        } catch (IOException e) {
+            // The pipe broke under the read (the child was destroyed): its output is over.
+            Logger.debug("server output ended: {}", e.getMessage());
+        } finally {
+            outputEnded.complete(null);
+        }
     }
 
     /** The message for a child that could not be started; names the command and the PATH searched. */
@@ -119,24 +169,67 @@ public final class ChildProcessUpstream implements Upstream {
         stopAfterGrace("its input closed");
     }
 
-    /** Forwards the child's stdout to the sink until it ends, then waits for the child's status. */
+    /**
+     * Waits until the server's output has ended and the server has exited, whichever comes
+     * first, and ends the rest of its tree (see the class comment); returns the server's status.
+     */
     @Override
     public int awaitEnd() throws InterruptedException {
-        InputStream out = process.getInputStream();
-        LineReader reader = new LineReader(out);
         try {
-            Line line;
-            while ((line = reader.next()) != null) {
-                toHost.line(line.bytes(), line.terminated());
-            }
-        } catch (IOException e) {
-            // The pipe broke under the read (the child was destroyed): its output is over.
-            Logger.debug("server output ended: {}", e.getMessage());
+            CompletableFuture.anyOf(outputEnded, process.onExit()).get();
+        } catch (ExecutionException cannotHappen) {
+            // Neither ever completes exceptionally.
         }
-        if (!process.waitFor(0, TimeUnit.MILLISECONDS)) {
+        if (!outputEnded.isDone()) {
+            awaitRestOfOutput();
+        } else if (process.isAlive()) {
             stopAfterGrace("its output closed");
         }
-        return process.waitFor();
+        int status = process.waitFor();
+        tree.end(timings.termGrace());
+        return status;
+    }
+
+    /**
+     * The server has exited, its output has not ended. What it left in the pipe is read for
+     * {@link #EXIT_GRACE}; then whatever is left of its tree is ended (a process it started may
+     * hold the pipe), and the rest of the output is still handed on, as long as that goes on:
+     * the wait ends when the host has taken nothing for {@link ShutdownTimings#hostStall()} (the
+     * session then gives up the lines it did not take), or when nothing more is read although
+     * the tree has ended (a holder the proxy cannot find).
+     */
+    private void awaitRestOfOutput() throws InterruptedException {
+        if (awaitOutputEnd(EXIT_GRACE)) {
+            return;
+        }
+        Logger.debug("the server exited but its output is still open; ending what is left of its tree");
+        tree.end(timings.termGrace());
+        long seen = handedOn.get();
+        long lastProgress = System.nanoTime();
+        while (!awaitOutputEnd(EXIT_GRACE)) {
+            long now = handedOn.get();
+            if (now != seen) {
+                seen = now;
+                lastProgress = System.nanoTime();
+            } else if (!handingOn) {
+                Logger.warn("the server exited, but a process it started (and the proxy cannot find) still holds"
+                        + " its output open; the session ends without it");
+                return;
+            } else if (System.nanoTime() - lastProgress >= timings.hostStall().toNanos()) {
+                return;
+            }
+        }
+    }
+
+    private boolean awaitOutputEnd(Duration timeout) throws InterruptedException {
+        try {
+            outputEnded.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException cannotHappen) {
+            return true;
+        }
     }
 
     // The first caller runs the ladder; a later one returns at once (the other keeps waiting
@@ -158,6 +251,25 @@ public final class ChildProcessUpstream implements Upstream {
     private static String seconds(Duration d) {
         long ms = d.toMillis();
         return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
+    }
+
+    /**
+     * Ends the server's tree politely but promptly: SIGTERM to all of it, SIGKILL to whatever is
+     * still alive {@link #STOP_TERM_GRACE} (or the ladder's {@link ShutdownTimings#termGrace()},
+     * if shorter) later, or at once when interrupted meanwhile.
+     */
+    @Override
+    public void stop() {
+        if (tree == null) {
+            return;
+        }
+        Duration grace = timings.termGrace().compareTo(STOP_TERM_GRACE) < 0 ? timings.termGrace() : STOP_TERM_GRACE;
+        try {
+            tree.end(grace);
+        } catch (InterruptedException e) {
+            tree.kill();
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

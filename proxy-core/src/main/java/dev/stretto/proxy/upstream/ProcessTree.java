@@ -11,21 +11,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A child process and every descendant seen while it ran. Descendants are remembered when
- * they are signalled, because once the child is gone its orphans can no longer be found
- * through it; ending the tree forcibly then still reaches them. Thread-safe.
+ * A child process and every descendant seen while it ran, and, when this JVM is a child
+ * subreaper, the processes re-parented to it (the ones a server left behind when their parent
+ * exited). Descendants are remembered when they are signalled, because once the child is gone
+ * its orphans can no longer be found through it; ending the tree forcibly then still reaches
+ * them. Thread-safe.
  */
 final class ProcessTree {
     private final ProcessHandle root;
+    private final Subreaper subreaper;
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
 
-    ProcessTree(ProcessHandle root) {
+    ProcessTree(ProcessHandle root, Subreaper subreaper) {
         this.root = root;
+        this.subreaper = subreaper;
     }
 
     /** The child and its descendants now alive, remembered for later. */
     private List<ProcessHandle> members() {
         root.descendants().forEach(seen::add);
+        seen.addAll(subreaper.orphans());
         List<ProcessHandle> all = new ArrayList<>();
         all.add(root);
         for (ProcessHandle h : seen) {
@@ -67,5 +72,20 @@ final class ProcessTree {
     /** Whether anything of the tree is still alive. */
     boolean anyAlive() {
         return root.isAlive() || seen.stream().anyMatch(ProcessHandle::isAlive);
+    }
+
+    /**
+     * Ends whatever is left of the tree: SIGTERM to every member still alive, and SIGKILL to
+     * those still alive {@code termGrace} later. Returns at once when nothing is left.
+     */
+    void end(Duration termGrace) throws InterruptedException {
+        List<ProcessHandle> alive = members().stream().filter(ProcessHandle::isAlive).toList();
+        if (alive.isEmpty()) {
+            return;
+        }
+        alive.forEach(ProcessHandle::destroy);
+        if (!awaitAllExited(termGrace)) {
+            kill();
+        }
     }
 }

@@ -10,8 +10,8 @@ import java.util.concurrent.Callable;
  * <p>Threads and ownership: the Session calls {@link #start} once, before it forks anything.
  * {@link #send} and {@link #endOfInput} are then called by the client pump only, in the
  * order the host wrote its lines. {@link #awaitEnd} and each of {@link #companions()} run
- * as forks of the session's scope. {@link #abort} may be called from any thread, at any
- * time, more than once.
+ * as forks of the session's scope. {@link #stop} and {@link #abort} may be called from any
+ * thread, at any time, more than once.
  */
 public interface Upstream {
 
@@ -47,6 +47,17 @@ public interface Upstream {
      */
     default List<Callable<Void>> companions() {
         return List.of();
+    }
+
+    /**
+     * The session was told to stop (its thread was interrupted, as the CLI does on SIGTERM):
+     * ends the server side in good order but promptly, and returns once it has ended. A child
+     * and its tree get SIGTERM, then SIGKILL a moment later; an HTTP session is ended with a
+     * DELETE, waited for briefly. Nothing more reaches the host. Idempotent; by default the same
+     * as {@link #abort()}.
+     */
+    default void stop() {
+        abort();
     }
 
     /** Ends the server side at once: destroys the child, cancels HTTP exchanges. Idempotent. */

@@ -13,6 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link LiveHost} and a {@link FakeServer}, on a clock the test moves by hand.
  */
 final class ActorHarness implements AutoCloseable {
+    /** How long the session waits, at its end, for a host that takes nothing. */
+    static final Duration HOST_STALL = Duration.ofSeconds(5);
+
     final AtomicLong nanos = new AtomicLong(5_000_000_000L);
     final FakeServer server = new FakeServer();
     final MemoryLog log = new MemoryLog();
@@ -24,10 +27,10 @@ final class ActorHarness implements AutoCloseable {
     }
 
     ActorHarness(ActiveMode mode, List<CallCheck> checks, AnswerHook hook) {
-        active = new ActiveSession(mode, MemoryLog.HEADER, log, nanos::get, nanos.get(), Actor.REQUEST_TIMEOUT, checks, hook);
+        active = new ActiveSession(mode, MemoryLog.HEADER, nanos::get, nanos.get(), Actor.REQUEST_TIMEOUT, checks, hook);
         host = LiveHost.start((in, out) -> {
             try (HostInput input = HostInput.start(in, "test-host-stdin")) {
-                return new Session("test-session", server, log, null, input, out, active).run();
+                return new Session("test-session", server, log, null, input, out, HOST_STALL, active).run();
             }
         });
     }

@@ -146,6 +146,20 @@ class ActorTest {
     }
 
     @Test
+    void aMinusZeroInACallAndItsAnswerIsReadAsTheLogsReadersReadIt() throws Exception {
+        try (ActorHarness h = new ActorHarness(COMMIT)) {
+            h.host.send(callLine(1, "update", "{\"x\":-0,\"y\":[-0,0.5]}"));
+            h.server.next();
+            h.server.say("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[],\"structuredContent\":{\"z\":-0},"
+                    + "\"isError\":false}}");
+            h.host.nextLine();
+            Episode live = h.episode();
+            assertEquals(Episode.of(h.log.snapshot()), live, "the actor's episode is the log's");
+            assertTrue(live.toJson().contains("\"x\":-0.0"), live.toJson());
+        }
+    }
+
+    @Test
     void aServerThatDiesMidCommitEndsTheCommitWithWhatItHasAndTheSessionWithItsStatus() throws Exception {
         try (ActorHarness h = new ActorHarness(COMMIT)) {
             h.host.send(callLine(1, "update", "{\"x\":0}"));

@@ -18,17 +18,18 @@ final class MemoryLog implements Recorder {
     private final List<LogEntry> entries = new ArrayList<>();
 
     @Override
-    public synchronized void record(Source from, Line line) {
+    public synchronized boolean record(Source from, Line line) {
         throw new AssertionError("active mode stamps every line it records");
     }
 
     @Override
-    public synchronized void record(Source from, Line line, long tMs) {
+    public synchronized boolean record(Source from, Line line, long tMs) {
         if (!entries.isEmpty() && entries.getLast().tMs() > tMs) {
             throw new AssertionError("t_ms went back from " + entries.getLast().tMs() + " to " + tMs);
         }
         entries.add(new LogEntry(tMs, from, LineClassifier.classify(line.bytes())));
         notifyAll();
+        return true;
     }
 
     /** Waits until an entry that {@code wanted} accepts has been recorded; fails the test after a while. */

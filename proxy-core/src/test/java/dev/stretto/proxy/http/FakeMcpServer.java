@@ -62,7 +62,12 @@ final class FakeMcpServer implements AutoCloseable {
     volatile Route route = FakeMcpServer::standard;
 
     FakeMcpServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(0);
+    }
+
+    /** A server on {@code port} of 127.0.0.1 (0: any free port). */
+    FakeMcpServer(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         server.setExecutor(executor);
         server.createContext("/mcp", exchange -> {
             try (exchange) {

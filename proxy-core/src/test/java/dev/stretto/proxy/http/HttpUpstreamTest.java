@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 
 class HttpUpstreamTest {
 
-    private static final Tuning FAST = new Tuning(Duration.ofMillis(10), Duration.ofMillis(200), 3);
+    private static final Tuning FAST = new Tuning(Duration.ofMillis(10), Duration.ofMillis(200), 3, Duration.ofMillis(50));
     private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
             + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"0\"}}}";
     private static final String INIT_RESULT = "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"protocolVersion\":"
@@ -267,19 +267,31 @@ class HttpUpstreamTest {
     }
 
     @Test
-    void unreachableServerAnswersEachRequestWithAnError() throws Exception {
+    void unreachableServerAnswersEachRequestWithAnErrorAndIsReportedOncePerChange() throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        start(URI.create("http://127.0.0.1:" + port + "/mcp"), List.of(), Duration.ofSeconds(5));
+        String url = "http://127.0.0.1:" + port + "/mcp";
+        start(URI.create(url), List.of(), Duration.ofSeconds(5));
         send(INIT);
         assertEquals("{\"error\":{\"code\":-32000,\"message\":\"upstream unreachable: connection refused\"},"
                 + "\"id\":1,\"jsonrpc\":\"2.0\"}", line());
         send(INITIALIZED);
-        assertEquals("could not deliver notification notifications/initialized to the server:"
-                + " upstream unreachable: connection refused", warning());
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertEquals(error("2", "upstream unreachable: connection refused"), line());
+        assertEquals(List.of("cannot reach the server at " + url + " (connection refused); requests are answered"
+                + " with errors until it answers again"), List.copyOf(warnings), "one line for the change");
+
+        server.close();
+        server = new FakeMcpServer(port);
+        warnings.clear();
+        send(INIT.replace("\"id\":1", "\"id\":3"));
+        assertEquals(INIT_RESULT.replace("\"id\":1", "\"id\":3"), line());
+        send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}");
+        assertEquals("{\"id\":4,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
         assertEquals(0, end());
+        assertEquals(List.of("the server at " + url + " answers again"), List.copyOf(warnings));
         assertTrue(lines.isEmpty(), lines.toString());
     }
 
@@ -474,6 +486,71 @@ class HttpUpstreamTest {
         assertEquals(0, end());
         assertTrue(lines.isEmpty(), "the replayed event and the duplicate response were dropped: " + lines);
         assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    @Test
+    void aResponseOnAResumedStreamThatStaysOpenFinishesItsRequest() throws Exception {
+        // The conformance scenario sse-retry: the POST's stream drops before the answer, the
+        // answer comes on the resumed GET, and the server keeps that stream open.
+        String result = "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[]}}";
+        CountDownLatch held = latch();
+        server.route = (ex, s) -> {
+            if ("tools/call".equals(s.rpcMethod())) {
+                sse(ex).raw("id: r0\nretry: 5\ndata:\n\n");
+            } else if (s.method().equals("GET") && "r0".equals(s.header("last-event-id"))) {
+                sse(ex).event("r1", result);
+                held.await(30, TimeUnit.SECONDS);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        // A drain far longer than end() may take: the answered request must not be waited for.
+        start(server.uri(), List.of(), Duration.ofSeconds(30));
+        initialize();
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"long\"}}");
+        assertEquals(result, line());
+        assertEquals(0, end());
+        assertEquals("s-1", server.next("DELETE", null).header("mcp-session-id"));
+        assertTrue(lines.isEmpty(), "nothing more for the host: " + lines);
+        assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    @Test
+    void aNotificationReplayedOnAnotherStreamReachesTheHostOnce() throws Exception {
+        // Event ids are unique across the streams of a session; the reference server replays
+        // other streams' events on the GET stream.
+        String result = "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[]}}";
+        String later = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"later\"}}";
+        CountDownLatch resultSeen = latch();
+        CountDownLatch held = latch();
+        server.route = (ex, s) -> {
+            if ("tools/call".equals(s.rpcMethod())) {
+                Sse sse = sse(ex);
+                sse.event("e1", LOG);
+                sse.event("e2", result);
+            } else if (s.method().equals("GET")) {
+                Sse sse = sse(ex);
+                resultSeen.await(10, TimeUnit.SECONDS);
+                sse.event("e1", LOG);
+                sse.event("e3", later);
+                held.await(30, TimeUnit.SECONDS);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        initialize();
+        FutureTask<Void> companion = companion();
+        send(INITIALIZED);
+        server.next("GET", null);
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}}");
+        assertEquals(LOG, line());
+        assertEquals(result, line());
+        resultSeen.countDown();
+        assertEquals(later, line());
+        assertEquals(0, end());
+        assertNull(companion.get(10, TimeUnit.SECONDS));
+        assertTrue(lines.isEmpty(), "the replayed notification reached the host again: " + lines);
     }
 
     @Test
@@ -696,6 +773,31 @@ class HttpUpstreamTest {
         assertEquals("initialized accepted first", arrivals.poll(10, TimeUnit.SECONDS));
         assertEquals("tools/list", arrivals.poll(10, TimeUnit.SECONDS));
         assertEquals(0, end());
+    }
+
+    @Test
+    void stopEndsTheServersSessionWithADeleteAndTellsTheHostNothing() throws Exception {
+        CountDownLatch never = latch();
+        CountDownLatch called = new CountDownLatch(1);
+        server.route = (ex, s) -> {
+            if ("tools/call".equals(s.rpcMethod())) {
+                called.countDown();
+                never.await(30, TimeUnit.SECONDS);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        initialize();
+        FutureTask<Integer> end = new FutureTask<>(upstream::awaitEnd);
+        Thread.ofVirtual().start(end);
+        send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\"}");
+        await(called, "the call reached the server");
+        upstream.stop();
+        assertEquals("s-1", server.next("DELETE", null).header("mcp-session-id"));
+        assertEquals(0, end.get(10, TimeUnit.SECONDS));
+        assertTrue(lines.isEmpty(), lines.toString());
+        assertTrue(warnings.isEmpty(), warnings.toString());
     }
 
     @Test

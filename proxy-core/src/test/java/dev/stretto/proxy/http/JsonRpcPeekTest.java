@@ -69,7 +69,7 @@ class JsonRpcPeekTest {
 
     @Test
     void backoffGrowsFromTheHintUpToTheCap() {
-        Tuning t = new Tuning(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(30), 5);
+        Tuning t = Tuning.DEFAULT;
         assertEquals(1000, t.delay(0, -1).toMillis());
         assertEquals(1000, t.delay(1, -1).toMillis());
         assertEquals(4000, t.delay(3, -1).toMillis());

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class TuningTest {
 
-    private final Tuning tuning = new Tuning(Duration.ofMillis(100), Duration.ofMillis(1000), 5);
+    private final Tuning tuning = new Tuning(Duration.ofMillis(100), Duration.ofMillis(1000), 5, Duration.ofSeconds(1));
 
     @Test
     void aStreamThatCarriedEventsIsReopenedAfterTheServersHint() {

@@ -10,12 +10,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.trace.log.Source;
 import java.io.ByteArrayOutputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
@@ -209,54 +211,12 @@ class LogWriterTest {
     }
 
     @Test
-    void anEntryThatCannotBeFormattedStopsTheLogNotTheRecorders() throws Exception {
-        // Invariant 5: whatever goes wrong with the log, forwarding goes on. A writer thread
-        // that died would leave the pumps waiting forever on its full queue.
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime(), 2, () -> {
-        });
-        w.header(() -> {
-            throw new IllegalStateException("cannot write header field domain");
-        });
-        java.util.concurrent.FutureTask<Void> writer = new java.util.concurrent.FutureTask<>(w);
-        Thread.ofVirtual().start(writer);
-        Thread producer = Thread.ofVirtual().start(() -> {
-            for (int i = 0; i < 50; i++) {
-                try {
-                    w.record(Source.SERVER, line("{\"n\":" + i + "}"));
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        boolean producerDone = producer.join(java.time.Duration.ofSeconds(10));
-        producer.interrupt();
-        assertTrue(producerDone, "the recorders were left waiting on a dead writer");
-        w.close();
-        writer.get(10, SECONDS);
-        assertEquals(0, out.size(), "a log without its header was written");
-    }
-
-    @Test
-    void headerIsTheFirstLine() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime());
-        w.header(() -> "{\"stretto_mcp_log\":2}");
-        Thread writer = Thread.ofVirtual().start(w::call);
-        w.record(Source.CLIENT, new Line("{\"a\":1}\r".getBytes(StandardCharsets.UTF_8), true));
-        w.close();
-        writer.join();
-        String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
-        assertEquals("{\"stretto_mcp_log\":2}", lines[0]);
-        assertTrue(lines[1].matches("\\{\"t_ms\":\\d+,\"from\":\"client\",\"message\":\\{\"a\":1}}"), lines[1]);
-    }
-
-    @Test
     void linesWaitingForTheDiskAreBoundedByBytesTooAndNoneIsDropped() throws Exception {
         SyncBytes out = new SyncBytes();
         // Room for 1024 lines but only 10 bytes: the second 8-byte line must wait for the writer.
+        List<String> said = new CopyOnWriteArrayList<>();
         LogWriter w = new LogWriter(NAME, out, System::nanoTime, System.nanoTime(), 1024, 10, () -> {
-        });
+        }, said::add, said::add);
         w.record(Source.CLIENT, line("\"first\""));
         Thread second = Thread.ofVirtual().start(() -> {
             try {
@@ -279,5 +239,41 @@ class LogWriterTest {
         List<JsonNode> e = entries(out);
         assertEquals(List.of("\"first\"", "\"again\"", "\"a line bigger than the whole budget\""),
                 e.stream().map(n -> n.get("message").toString()).toList());
+        assertEquals(List.of("the session log test.jsonl is falling behind (slow disk?); forwarding waits for it,"
+                + " nothing is dropped"), said, "a wait of a second or more is a stall, reported once");
+    }
+
+    @Test
+    void aFullDiskIsReportedOnceAsWhatItIsAndNotFirstAsASlowDisk() throws Exception {
+        List<String> said = new CopyOnWriteArrayList<>();
+        // /dev/full fails every write with ENOSPC, as a full file system does.
+        LogWriter w = new LogWriter(NAME, new FileOutputStream("/dev/full"), System::nanoTime, System.nanoTime(), 2,
+                LogWriter.DEFAULT_BYTE_BUDGET, () -> {
+                }, m -> said.add("warn: " + m), m -> said.add("error: " + m));
+        byte[] big = new byte[100_000];
+        java.util.Arrays.fill(big, (byte) 'a');
+        // The queue fills before the writer runs, and the next recorder has to wait for it.
+        w.record(Source.SERVER, new Line(big, true));
+        w.record(Source.SERVER, new Line(big, true));
+        Thread producer = Thread.ofVirtual().start(() -> {
+            try {
+                for (int i = 0; i < 50; i++) {
+                    w.record(Source.SERVER, new Line(big, true));
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + SECONDS.toNanos(10);
+        while (producer.getState() != Thread.State.TIMED_WAITING && producer.getState() != Thread.State.WAITING) {
+            assertTrue(System.nanoTime() < deadline, "the recorder never waited; state " + producer.getState());
+            Thread.onSpinWait();
+        }
+        Thread writer = Thread.ofVirtual().start(w::call);
+        assertTrue(producer.join(java.time.Duration.ofSeconds(10)), "the recorder was left waiting on a full disk");
+        w.close();
+        assertTrue(writer.join(java.time.Duration.ofSeconds(10)), "the writer did not finish");
+        assertEquals(List.of("error: cannot write the session log test.jsonl (No space left on device); forwarding"
+                + " goes on, the rest of the session is not recorded"), said);
     }
 }

@@ -29,8 +29,9 @@ class SessionTest {
 
     private final Recorder recorder = new Recorder() {
         @Override
-        public void record(Source from, Line line) {
+        public boolean record(Source from, Line line) {
             events.add("record " + from.wireName() + " " + new String(line.bytes(), StandardCharsets.UTF_8));
+            return true;
         }
 
         @Override
@@ -99,7 +100,7 @@ class SessionTest {
     private int run(Upstream up, InputStream in, ByteArrayOutputStream out) {
         return assertTimeoutPreemptively(LIMIT, () -> {
             try (HostInput input = HostInput.start(in, "test-stdin")) {
-                return new Session("test-session", up, recorder, null, input, out).run();
+                return new Session("test-session", up, recorder, null, input, out, java.time.Duration.ofSeconds(5)).run();
             }
         });
     }
@@ -117,7 +118,7 @@ class SessionTest {
         assertTrue(events.indexOf("record client a") < events.indexOf("send a"), "sent before recorded");
         assertTrue(events.indexOf("record client b") < events.indexOf("send b"), "sent before recorded");
         assertTrue(events.indexOf("record server re a") >= 0);
-        assertTrue(events.indexOf("abort") < events.indexOf("recorder closed"), events.toString());
+        assertTrue(events.contains("recorder closed") && events.contains("abort"), events.toString());
     }
 
     @Test
@@ -154,6 +155,58 @@ class SessionTest {
         InputStream neverEnds = hostThatNeverCloses();
         assertEquals(125, run(breaks, neverEnds, out));
         assertTrue(events.contains("abort"));
+    }
+
+    @Test
+    void aHostThatStopsReadingCannotKeepTheSessionFromEnding() throws Exception {
+        CountDownLatch handedOn = new CountDownLatch(1);
+        Upstream talksAndQuits = new HttpLike() {
+            @Override
+            public int awaitEnd() throws InterruptedException {
+                // Lines are handed on by a reader of the server's output, as a child's are; the
+                // host's pipe fills, the reader waits for it, and the server exits meanwhile.
+                Thread.ofVirtual().start(() -> {
+                    for (int i = 0; i < 100; i++) {
+                        sink.line(("line " + i).getBytes(StandardCharsets.UTF_8), true);
+                        handedOn.countDown();
+                    }
+                });
+                assertTrue(handedOn.await(10, TimeUnit.SECONDS), "no line was handed on");
+                return 4;
+            }
+
+            @Override
+            public List<Callable<Void>> companions() {
+                return List.of();
+            }
+        };
+        CountDownLatch never = new CountDownLatch(1);
+        java.io.OutputStream stuck = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                // A pipe the host no longer reads: the write never returns, interrupts or not.
+                while (true) {
+                    try {
+                        never.await();
+                    } catch (InterruptedException ignored) {
+                        // still blocked
+                    }
+                }
+            }
+        };
+        int status = assertTimeoutPreemptively(LIMIT, () -> {
+            try (HostInput input = HostInput.start(hostThatNeverCloses(), "test-stdin")) {
+                return new Session("test-session", talksAndQuits, recorder, null, input, stuck,
+                        Duration.ofMillis(200)).run();
+            }
+        });
+        assertEquals(4, status, "the server's status, although the host took nothing");
+        assertTrue(events.contains("record server line 0"), events.toString());
     }
 
     /** A host that keeps its end open: a read blocks until the reading thread is interrupted. */

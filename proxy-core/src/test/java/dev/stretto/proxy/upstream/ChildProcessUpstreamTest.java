@@ -22,7 +22,7 @@ class ChildProcessUpstreamTest {
     private final BlockingQueue<String> fromServer = new LinkedBlockingQueue<>();
 
     private ChildProcessUpstream start(String script) throws Exception {
-        ChildProcessUpstream up = new ChildProcessUpstream(List.of("sh", "-c", script), "/usr/bin:/bin", QUICK);
+        ChildProcessUpstream up = new ChildProcessUpstream(List.of("sh", "-c", script), "/usr/bin:/bin", QUICK, new Subreaper());
         up.start((line, newline) -> fromServer.add(new String(line, StandardCharsets.UTF_8)));
         return up;
     }
@@ -114,7 +114,7 @@ class ChildProcessUpstreamTest {
     @Test
     void aCommandThatIsNotFoundNamesTheCommandAndThePathSearched() {
         ChildProcessUpstream up = new ChildProcessUpstream(List.of("stretto-no-such-server", "--x"),
-                "/nowhere/bin:/also/not", QUICK);
+                "/nowhere/bin:/also/not", QUICK, new Subreaper());
         UpstreamStartException e = assertThrows(UpstreamStartException.class, () -> up.start((l, n) -> {
         }));
         assertEquals("cannot start the server: command not found: stretto-no-such-server"
@@ -123,7 +123,7 @@ class ChildProcessUpstreamTest {
 
     @Test
     void aMissingPathIsNamedAsAFile() {
-        ChildProcessUpstream up = new ChildProcessUpstream(List.of("/nowhere/server"), "/bin", QUICK);
+        ChildProcessUpstream up = new ChildProcessUpstream(List.of("/nowhere/server"), "/bin", QUICK, new Subreaper());
         UpstreamStartException e = assertThrows(UpstreamStartException.class, () -> up.start((l, n) -> {
         }));
         assertEquals("cannot start the server: no such file: /nowhere/server", e.getMessage());

@@ -39,13 +39,14 @@ import java.util.Objects;
  * @param header     the log's header
  * @param domain     the header's domain, else {@code mcp}
  * @param agentModel the header's agent model, else the host's {@code clientInfo.name}, else
- *                   {@code unknown}
+ *                   {@code unknown} (the episode's rule)
+ * @param clientName the host's {@code clientInfo.name} from its first {@code initialize}, or null
  * @param steps      what happened, in log order
  * @param turns      the turns, in the order they began
  * @param endMs      the {@code t_ms} of the log's last entry (0 for a log without entries)
  */
-public record Timeline(LogHeader header, String domain, String agentModel, List<Step> steps, List<Turn> turns,
-                       long endMs) {
+public record Timeline(LogHeader header, String domain, String agentModel, String clientName, List<Step> steps,
+                       List<Turn> turns, long endMs) {
 
     /**
      * How long after a turn's last answer a client call may come and still be part of that

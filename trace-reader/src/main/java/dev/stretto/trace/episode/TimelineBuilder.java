@@ -428,7 +428,7 @@ public final class TimelineBuilder {
                 default -> throw new IllegalStateException("unknown step " + s);
             });
         }
-        return new Timeline(header, domain(), agentModel(), frozenSteps, frozenTurns, lastMs);
+        return new Timeline(header, domain(), agentModel(), clientName, frozenSteps, frozenTurns, lastMs);
     }
 
     private String domain() {

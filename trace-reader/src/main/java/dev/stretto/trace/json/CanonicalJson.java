@@ -1,14 +1,22 @@
 package dev.stretto.trace.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ContainerNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.trace.log.JsonText;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +66,7 @@ public final class CanonicalJson {
      */
     public static JsonNode parse(String json) {
         try (var p = FACTORY.createParser(json)) {
-            JsonNode node = MAPPER.readTree(p);
+            JsonNode node = readTree(p);
             if (node == null || p.nextToken() != null) {
                 throw new IllegalArgumentException("not exactly one JSON value");
             }
@@ -70,6 +78,68 @@ public final class CanonicalJson {
         }
     }
 
+    /**
+     * Reads the next JSON value of {@code p} into a tree as serde_json reads it, which writing
+     * it back must match: an integer written {@code -0} is the float {@code -0.0} there (and
+     * written back so), where Jackson would make it the integer 0. Iterative, so a deeply
+     * nested value cannot exhaust the stack.
+     *
+     * @return the value, or null at the end of the input
+     * @throws IOException when the text is not JSON
+     */
+    public static JsonNode readTree(JsonParser p) throws IOException {
+        JsonNodeFactory nodes = JsonNodeFactory.instance;
+        Deque<ContainerNode<?>> open = new ArrayDeque<>();
+        Deque<String> names = new ArrayDeque<>();
+        JsonToken t = p.currentToken() == null ? p.nextToken() : p.currentToken();
+        while (t != null) {
+            JsonNode value;
+            switch (t) {
+                case START_OBJECT -> {
+                    open.push(nodes.objectNode());
+                    t = p.nextToken();
+                    continue;
+                }
+                case START_ARRAY -> {
+                    open.push(nodes.arrayNode());
+                    t = p.nextToken();
+                    continue;
+                }
+                case FIELD_NAME -> {
+                    names.push(p.currentName());
+                    t = p.nextToken();
+                    continue;
+                }
+                case END_OBJECT, END_ARRAY -> value = open.pop();
+                case VALUE_STRING -> value = nodes.textNode(p.getText());
+                case VALUE_NUMBER_INT -> value = "-0".equals(p.getText()) ? nodes.numberNode(-0.0)
+                        : switch (p.getNumberType()) {
+                            case INT -> nodes.numberNode(p.getIntValue());
+                            case LONG -> nodes.numberNode(p.getLongValue());
+                            default -> nodes.numberNode(p.getBigIntegerValue());
+                        };
+                case VALUE_NUMBER_FLOAT -> value = nodes.numberNode(p.getDoubleValue());
+                case VALUE_TRUE -> value = nodes.booleanNode(true);
+                case VALUE_FALSE -> value = nodes.booleanNode(false);
+                case VALUE_NULL -> value = nodes.nullNode();
+                default -> throw new IOException("unexpected " + t + " in JSON");
+            }
+            if (open.isEmpty()) {
+                return value;
+            }
+            switch (open.peek()) {
+                case ObjectNode o -> o.set(names.pop(), value);
+                case ArrayNode a -> a.add(value);
+                default -> throw new IllegalStateException();
+            }
+            t = p.nextToken();
+        }
+        if (!open.isEmpty()) {
+            throw new IOException("the JSON ends inside an array or object");
+        }
+        return null;
+    }
+
     /** Returns {@code value} as compact JSON with sorted keys and Rust number spelling. */
     public static String write(JsonNode value) {
         StringBuilder out = new StringBuilder();
@@ -79,7 +149,7 @@ public final class CanonicalJson {
 
     /** Appends {@code value} to {@code out}; see {@link #write(JsonNode)}. */
     public static void append(StringBuilder out, JsonNode value) {
-        append(out, value, true);
+        append(out, value, true, COMPACT);
     }
 
     /**
@@ -88,10 +158,27 @@ public final class CanonicalJson {
      * that are written back where they were read rather than re-serialised.
      */
     public static void appendKeepingKeyOrder(StringBuilder out, JsonNode value) {
-        append(out, value, false);
+        append(out, value, false, COMPACT);
     }
 
-    private static void append(StringBuilder out, JsonNode value, boolean sortKeys) {
+    /**
+     * Returns {@code value} as serde_json's pretty printer writes a typed value: keys in the
+     * tree's own order (build the tree in the order the type declares its fields), two spaces
+     * of indentation per level, {@code "key": value}, empty objects and arrays as {@code {}}
+     * and {@code []}, no newline at the end; numbers and strings as {@link #write(JsonNode)}
+     * spells them.
+     */
+    public static String writePrettyKeepingKeyOrder(JsonNode value) {
+        StringBuilder out = new StringBuilder();
+        append(out, value, false, 0);
+        return out.toString();
+    }
+
+    private static final int COMPACT = -1;
+
+    /** {@code depth} is the current indentation level, or {@link #COMPACT} for no whitespace. */
+    private static void append(StringBuilder out, JsonNode value, boolean sortKeys, int depth) {
+        int inner = depth == COMPACT ? COMPACT : depth + 1;
         if (value == null || value.isNull() || value.isMissingNode()) {
             out.append("null");
         } else if (value.isObject()) {
@@ -104,22 +191,20 @@ public final class CanonicalJson {
             }
             out.append('{');
             for (int i = 0; i < fields.size(); i++) {
-                if (i > 0) {
-                    out.append(',');
-                }
+                separate(out, i, inner);
                 JsonText.appendQuoted(out, fields.get(i).getKey());
-                out.append(':');
-                append(out, fields.get(i).getValue(), sortKeys);
+                out.append(depth == COMPACT ? ":" : ": ");
+                append(out, fields.get(i).getValue(), sortKeys, inner);
             }
+            close(out, fields.isEmpty(), depth);
             out.append('}');
         } else if (value.isArray()) {
             out.append('[');
             for (int i = 0; i < value.size(); i++) {
-                if (i > 0) {
-                    out.append(',');
-                }
-                append(out, value.get(i), sortKeys);
+                separate(out, i, inner);
+                append(out, value.get(i), sortKeys, inner);
             }
+            close(out, value.isEmpty(), depth);
             out.append(']');
         } else if (value.isTextual()) {
             JsonText.appendQuoted(out, value.textValue());
@@ -138,6 +223,23 @@ public final class CanonicalJson {
         } else {
             // Binary or POJO nodes never come out of parsing text; write them as Jackson does.
             out.append(value);
+        }
+    }
+
+    /** Before the {@code index}th member: a comma after the first, and a new line when pretty. */
+    private static void separate(StringBuilder out, int index, int depth) {
+        if (index > 0) {
+            out.append(',');
+        }
+        if (depth != COMPACT) {
+            out.append('\n').append("  ".repeat(depth));
+        }
+    }
+
+    /** Before a closing bracket: a new line at the container's own level, unless it was empty. */
+    private static void close(StringBuilder out, boolean empty, int depth) {
+        if (depth != COMPACT && !empty) {
+            out.append('\n').append("  ".repeat(depth));
         }
     }
 
@@ -175,6 +277,24 @@ public final class CanonicalJson {
             out.append(digits.charAt(0)).append('.').append(digits, 1, n).append('e').append(kk - 1);
         }
         return out.toString();
+    }
+
+    /**
+     * Spells a double with a fixed number of decimals as Rust's {@code format!("{:.N}")} does,
+     * for reasons and messages: the exact value rounded half to even ({@code 0.125} is
+     * {@code 0.12}, {@code 0.375} is {@code 0.38}), the sign of a negative value kept even when
+     * it rounds to zero ({@code -0.00}), {@code NaN}, {@code inf} and {@code -inf} as words.
+     */
+    public static String formatFixed(double d, int decimals) {
+        if (Double.isNaN(d)) {
+            return "NaN";
+        }
+        boolean negative = d < 0 || Double.doubleToRawLongBits(d) == Long.MIN_VALUE;
+        if (Double.isInfinite(d)) {
+            return negative ? "-inf" : "inf";
+        }
+        String digits = new BigDecimal(Math.abs(d)).setScale(decimals, java.math.RoundingMode.HALF_EVEN).toPlainString();
+        return negative ? "-" + digits : digits;
     }
 
     /**

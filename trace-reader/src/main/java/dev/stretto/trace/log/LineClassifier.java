@@ -11,9 +11,28 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Decides how a line from the wire is logged: as {@code message} when it is exactly one
- * JSON value (batches included), else as {@code raw} text. This runs on the log writer's
- * thread, never on the forwarding path.
+ * Decides how a line from the wire is logged: as {@code message} or as {@code raw} text. This
+ * runs on the log writer's thread, never on the forwarding path.
+ *
+ * <p>The rule, which every reader of a log depends on: a message is spliced into the log line
+ * as it is, so it must be JSON that <em>any</em> JSON reader accepts, or one line would make
+ * the whole log unreadable. After its terminator is removed and surrounding ASCII white space
+ * (space, tab, LF, CR, form feed) is trimmed, a line is a message only when its bytes
+ * <ol>
+ *   <li>are well-formed UTF-8 (RFC 8259 section 8.1) and do not start with a byte order mark;</li>
+ *   <li>are exactly one JSON text by RFC 8259's grammar: nothing before or after the value, white
+ *       space between tokens only of the four kinds JSON allows, no control character (NUL
+ *       included) unescaped in a string or anywhere outside one, no comments, single quotes,
+ *       leading zeros, NaN or trailing commas;</li>
+ *   <li>read back where the reference reads logs (serde_json): every escaped surrogate is part
+ *       of a pair, every number is finite as a double, and arrays and objects nest at most
+ *       126 deep (the entry around the message is one more level, and
+ *       serde_json stops at 128).</li>
+ * </ol>
+ * Anything else is raw: the line's text without its terminator, each ill-formed UTF-8
+ * sequence replaced as {@link LossyUtf8} does. So UTF-16 or UTF-32 JSON ({@code {\0}\0}), a
+ * BOM before JSON, or {@code 1\0} are raw, although Jackson on its own would detect the
+ * encoding of the first two and read them.
  */
 public final class LineClassifier {
 
@@ -33,6 +52,8 @@ public final class LineClassifier {
      */
     private static final int MAX_MESSAGE_DEPTH = 126;
 
+    private static final char BYTE_ORDER_MARK = '\uFEFF';
+
     private LineClassifier() {
     }
 
@@ -46,8 +67,8 @@ public final class LineClassifier {
      * its terminator.
      *
      * @return a {@link Payload.Message} holding the line's own text trimmed of surrounding
-     *         whitespace when the line is exactly one JSON value in valid UTF-8; otherwise a
-     *         {@link Payload.Raw} with the line's text, its terminator removed and invalid
+     *         white space when the line is one JSON text by the rule on this class; otherwise a
+     *         {@link Payload.Raw} with the line's text, its terminator removed and ill-formed
      *         UTF-8 replaced by U+FFFD
      */
     public static Payload classify(byte[] buf, int off, int len) {
@@ -63,27 +84,24 @@ public final class LineClassifier {
         while (stop > start && isAsciiWhitespace(buf[stop - 1])) {
             stop--;
         }
-        if (stop > start && isOneJsonValue(buf, start, stop - start)) {
-            String strict = decodeStrict(buf, start, stop - start);
-            if (strict != null) {
-                return new Payload.Message(strict);
+        if (stop > start) {
+            String text = decodeStrict(buf, start, stop - start);
+            // The text, not the bytes, goes to the parser: given bytes, Jackson guesses UTF-16
+            // and UTF-32 from NULs and skips a byte order mark, and would call such lines JSON.
+            if (text != null && text.charAt(0) != BYTE_ORDER_MARK && isOneJsonText(text)) {
+                return new Payload.Message(text);
             }
         }
-        return new Payload.Raw(new String(buf, off, end - off, StandardCharsets.UTF_8));
+        return new Payload.Raw(LossyUtf8.decode(buf, off, end - off));
     }
 
     private static boolean isAsciiWhitespace(byte b) {
         return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f';
     }
 
-    /**
-     * Whether the bytes are exactly one JSON value that the reference's reader (serde_json)
-     * reads back too, as the specification asks of a message: no unpaired surrogate escape
-     * in a string or key, no number beyond the double range, and no deeper nesting than
-     * {@link #MAX_MESSAGE_DEPTH}. Anything else would make that reader reject the whole log.
-     */
-    private static boolean isOneJsonValue(byte[] buf, int off, int len) {
-        try (JsonParser p = JSON.createParser(buf, off, len)) {
+    /** Rules 2 and 3 of the class comment, for text already known to be well-formed. */
+    private static boolean isOneJsonText(String text) {
+        try (JsonParser p = JSON.createParser(text)) {
             JsonToken t = p.nextToken();
             int depth = 0;
             while (t != null) {

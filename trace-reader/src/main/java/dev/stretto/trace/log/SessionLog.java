@@ -12,16 +12,18 @@ import java.util.stream.Stream;
  * A session log as read from its file: the header and every entry after it, in file order.
  *
  * <p>Reading accepts {@code stretto_mcp_log} 1 and 2, keeps header fields it does not know
- * ({@link LogHeader#extra()}), skips blank lines, drops a torn last line (one without its
- * {@code '\n'} that does not parse: the proxy was stopped mid-write) and rejects anything
- * else that is not an entry with a {@link LogFormatException} naming the file and line.
- * A message entry keeps the message's text exactly as it was logged, so
- * {@link LogEntry#toJson()} gives back the line as the proxy wrote it.
+ * ({@link LogHeader#extra()}), skips blank lines, leaves out a torn last line (one without
+ * its {@code '\n'} that does not parse: the proxy was stopped mid-write; {@link #tornLine()}
+ * says so) and rejects anything else that is not an entry with a {@link LogFormatException}
+ * naming the file and line. A message entry keeps the message's text exactly as it was
+ * logged, so {@link LogEntry#toJson()} gives back the line as the proxy wrote it.
  *
- * @param header  the first line
- * @param entries the lines after it, in file order
+ * @param header   the first line
+ * @param entries  the lines after it, in file order
+ * @param tornLine the 1-based number of a torn last line that was left out, or 0 when the
+ *                 file ended with a whole line
  */
-public record SessionLog(LogHeader header, List<LogEntry> entries) {
+public record SessionLog(LogHeader header, List<LogEntry> entries, int tornLine) {
 
     /** The file name suffix of a session log. */
     public static final String SUFFIX = ".jsonl";
@@ -29,6 +31,14 @@ public record SessionLog(LogHeader header, List<LogEntry> entries) {
     public SessionLog {
         Objects.requireNonNull(header, "header");
         entries = List.copyOf(entries);
+        if (tornLine < 0) {
+            throw new IllegalArgumentException("tornLine must not be negative");
+        }
+    }
+
+    /** A log whose file ended with a whole line. */
+    public SessionLog(LogHeader header, List<LogEntry> entries) {
+        this(header, entries, 0);
     }
 
     /** The session id from the header, which also names the file. */

@@ -35,6 +35,7 @@ final class SessionLogParser {
         LogHeader header = null;
         List<LogEntry> entries = new ArrayList<>();
         int lineNo = 0;
+        int tornLine = 0;
         int start = 0;
         while (start < content.length) {
             int nl = indexOf(content, (byte) '\n', start);
@@ -56,6 +57,7 @@ final class SessionLogParser {
             } catch (BadLine e) {
                 if (torn) {
                     // The proxy was stopped in the middle of writing its last line.
+                    tornLine = lineNo;
                     break;
                 }
                 throw new LogFormatException(fileName, lineNo, e.getMessage());
@@ -65,7 +67,7 @@ final class SessionLogParser {
             throw new LogFormatException(fileName, Math.max(lineNo, 1),
                     "not a session log: the file has no header line");
         }
-        return new SessionLog(header, entries);
+        return new SessionLog(header, entries, tornLine);
     }
 
     private static int indexOf(byte[] b, byte v, int from) {

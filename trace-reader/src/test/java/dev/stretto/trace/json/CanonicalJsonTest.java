@@ -50,10 +50,73 @@ class CanonicalJsonTest {
                 "[18446744073709551615,-9223372036854775808,100000000000000000000]")));
     }
 
+    /** Formats section 1: serde_json reads the integer -0 as the float -0.0 and writes it so. */
+    @Test
+    void theIntegerMinusZeroIsWrittenAsSerdeJsonWritesIt() {
+        assertEquals("{\"a\":-0.0,\"b\":[0,-0.0,-0.0,0.0,-1],\"c\":{\"d\":-0.0}}", CanonicalJson.write(CanonicalJson.parse(
+                "{\"b\":[0,-0,-0.0,0.0,-1],\"a\":-0,\"c\":{\"d\":-0}}")));
+        assertEquals("-0.0", CanonicalJson.write(CanonicalJson.parse("-0")));
+    }
+
+    @Test
+    void deeplyNestedValuesAreReadWithoutRecursion() {
+        int depth = 100_000;
+        String deep = "[".repeat(depth) + "]".repeat(depth);
+        com.fasterxml.jackson.databind.JsonNode node = CanonicalJson.parse(deep);
+        int levels = 0;
+        for (; node.isArray() && levels <= depth; node = node.path(0)) {
+            levels++;
+        }
+        assertEquals(depth, levels);
+    }
+
     @Test
     void keysSortByCodePoint() {
         // U+FF21 sorts before U+1F600 by code point, though not by UTF-16 unit.
         assertEquals("{\"Ａ\":1,\"😀\":2}", CanonicalJson.write(CanonicalJson.parse("{\"😀\":2,\"Ａ\":1}")));
+    }
+
+    @Test
+    void prettyOutputIsSerdeJsonsPrettyPrinterKeepingKeyOrder() {
+        String pretty = CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse(
+                "{\"model\":\"m\",\"answers\":{\"b\":{\"type\":\"noul\",\"noul\":0.50},\"a\":[1,[],{}]},"
+                        + "\"usage\":{},\"e\":\"\u00e9\\u0001\"}"));
+        assertEquals("""
+                {
+                  "model": "m",
+                  "answers": {
+                    "b": {
+                      "type": "noul",
+                      "noul": 0.5
+                    },
+                    "a": [
+                      1,
+                      [],
+                      {}
+                    ]
+                  },
+                  "usage": {},
+                  "e": "\u00e9\\u0001"
+                }""", pretty);
+        assertEquals("[]", CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse("[]")));
+        assertEquals("1e-7", CanonicalJson.writePrettyKeepingKeyOrder(CanonicalJson.parse("1e-7")));
+    }
+
+    @Test
+    void fixedDecimalsRoundTheExactValueHalfToEvenAsRustDoes() {
+        assertEquals("0.15", CanonicalJson.formatFixed(0.15, 2));
+        assertEquals("0.12", CanonicalJson.formatFixed(0.125, 2));
+        assertEquals("0.38", CanonicalJson.formatFixed(0.375, 2));
+        // As doubles, 0.145 is a little below 0.145 and 0.115 a little above 0.115.
+        assertEquals("0.14", CanonicalJson.formatFixed(0.145, 2));
+        assertEquals("0.12", CanonicalJson.formatFixed(0.115, 2));
+        assertEquals("0.50", CanonicalJson.formatFixed(0.5, 2));
+        assertEquals("1.00", CanonicalJson.formatFixed(0.999, 2));
+        assertEquals("2", CanonicalJson.formatFixed(2.5, 0));
+        assertEquals("-0.00", CanonicalJson.formatFixed(-0.001, 2));
+        assertEquals("-0.00", CanonicalJson.formatFixed(-0.0, 2));
+        assertEquals("NaN", CanonicalJson.formatFixed(Double.NaN, 2));
+        assertEquals("-inf", CanonicalJson.formatFixed(Double.NEGATIVE_INFINITY, 2));
     }
 
     @Test

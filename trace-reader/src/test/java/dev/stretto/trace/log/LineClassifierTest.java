@@ -48,6 +48,55 @@ class LineClassifierTest {
                 classify("{\"s\":\"\\ud83d\\ude00\",\"n\":1e300,\"u\":18446744073709551616}"));
     }
 
+    /**
+     * Given bytes, Jackson detects UTF-16 and UTF-32 from NUL bytes and skips a byte order
+     * mark: such lines read as JSON there, but spliced into the log as they are, the log line
+     * is no JSON at all. Only well-formed UTF-8 with no BOM can be a message (RFC 8259 8.1).
+     */
+    @Test
+    void jsonInAnotherEncodingOrAfterAByteOrderMarkIsRaw() {
+        byte[] utf16le = "{\"a\":1}".getBytes(StandardCharsets.UTF_16LE);
+        assertEquals(new Payload.Raw("{\u0000\"\u0000a\u0000\"\u0000:\u00001\u0000}\u0000"),
+                LineClassifier.classify(utf16le));
+        byte[] utf16be = "[1]".getBytes(StandardCharsets.UTF_16BE);
+        assertEquals(new Payload.Raw("\u0000[\u00001\u0000]"), LineClassifier.classify(utf16be));
+        byte[] utf32le = {'1', 0, 0, 0};
+        assertEquals(new Payload.Raw("1\u0000\u0000\u0000"), LineClassifier.classify(utf32le));
+        assertEquals(new Payload.Raw("1\u0000"), LineClassifier.classify(new byte[] {'1', 0}));
+        assertEquals(new Payload.Raw("{\u0000}\u0000"), LineClassifier.classify(new byte[] {'{', 0, '}', 0}));
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, '{', '}', '\n'};
+        assertEquals(new Payload.Raw("\uFEFF{}"), LineClassifier.classify(bom));
+        byte[] utf16bom = {(byte) 0xFF, (byte) 0xFE, '{', 0, '}', 0};
+        assertEquals(new Payload.Raw("\uFFFD\uFFFD{\u0000}\u0000"), LineClassifier.classify(utf16bom));
+    }
+
+    @Test
+    void controlCharactersOutsideJsonWhiteSpaceMakeALineRaw() {
+        assertEquals(new Payload.Raw("{\"a\":\"x\u0001\"}"), classify("{\"a\":\"x\u0001\"}"));
+        assertEquals(new Payload.Raw("[1,\u000b2]"), classify("[1,\u000b2]"));
+        assertEquals(new Payload.Raw("[1,\f2]"), classify("[1,\f2]"));
+        assertEquals(new Payload.Raw("[1]\u0000"), classify("[1]\u0000"));
+        assertEquals(new Payload.Raw("[1\u00a0]"), classify("[1\u00a0]"));
+        assertEquals(new Payload.Raw("{}\uFEFF"), classify("{}\uFEFF"));
+        // Form feed is ASCII white space: trimmed around the value, like the reference does.
+        assertEquals(new Payload.Message("[1, 2]"), classify("\f[1, 2]\f\r\n"));
+        assertEquals(new Payload.Message("[1,\t\r\n2]"), classify("[1,\t\r\n2]"));
+    }
+
+    @Test
+    void extensionsOfJsonThatJacksonCanBeToldToAcceptAreRaw() {
+        for (String notJson : new String[] {"[01]", "[1.]", "[.5]", "[+1]", "[NaN]", "[Infinity]", "[1,]",
+                "{\"a\":1,}", "['a']", "{a:1}", "[1] // c", "/* c */ [1]", "[\"\\x\"]", "[,1]", "-", "tru"}) {
+            assertEquals(new Payload.Raw(notJson), classify(notJson), notJson);
+        }
+    }
+
+    @Test
+    void anEncodedSurrogateIsInvalidUtf8AndRawWithOneReplacementPerByte() {
+        byte[] line = {'"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"'};
+        assertEquals(new Payload.Raw("\"\uFFFD\uFFFD\uFFFD\""), LineClassifier.classify(line));
+    }
+
     @Test
     void twoValuesOnOneLineAreRaw() {
         assertEquals(new Payload.Raw("{} {}"), classify("{} {}\n"));

@@ -67,9 +67,11 @@ class SessionLogTest {
     }
 
     @Test
-    void aTornLastLineIsDropped() throws LogFormatException {
+    void aTornLastLineIsLeftOutAndItsNumberKept() throws LogFormatException {
         SessionLog log = parse(HEADER + "\n" + ENTRY + "\n{\"t_ms\":2,\"from\":\"cli");
         assertEquals(1, log.entries().size());
+        assertEquals(3, log.tornLine());
+        assertEquals(0, parse(HEADER + "\n" + ENTRY + "\n").tornLine());
     }
 
     @Test

@@ -9,8 +9,8 @@ import java.util.stream.Stream;
 /**
  * Finds the reference implementation's files in the repository's own test data,
  * {@code testdata/reference/} at the top of the checkout (see {@code testdata/README.md}):
- * the first ancestor of the module's directory that holds it. {@code -Dstretto.fixtures=DIR}
- * names another directory outright.
+ * the first ancestor of the module's directory that holds it. Nothing outside the checkout is
+ * read.
  */
 public final class Fixtures {
 
@@ -19,14 +19,6 @@ public final class Fixtures {
 
     /** The fixtures directory; fails the test run loudly when it cannot be found. */
     public static Path root() {
-        String override = System.getProperty("stretto.fixtures");
-        if (override != null) {
-            Path p = Path.of(override);
-            if (!Files.isDirectory(p)) {
-                throw new IllegalStateException("-Dstretto.fixtures=" + override + " is not a directory");
-            }
-            return p;
-        }
         Path moduleDir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
         for (Path d = moduleDir; d != null; d = d.getParent()) {
             Path candidate = d.resolve("testdata/reference");

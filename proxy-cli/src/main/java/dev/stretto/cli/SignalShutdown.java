@@ -1,0 +1,67 @@
+package dev.stretto.cli;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.tinylog.Logger;
+
+/**
+ * SIGTERM, SIGINT and SIGHUP end the session normally. MCP hosts close the proxy's stdin and
+ * send SIGTERM a moment later; that is the usual end of a session, so it must leave the log
+ * complete and no process of the server's behind.
+ *
+ * <p>The JVM turns those signals into a shutdown, which runs this hook: it interrupts the
+ * thread running the session ({@code Proxy.run}), which then stops reading, writes out the log,
+ * ends the server and everything it started, and returns; the hook waits for that, at most
+ * {@link #SESSION_WAIT}, and the JVM exits with 128 + the signal's number. Should the session not
+ * finish in time (a disk that stalls), the hook still ends every process the proxy started
+ * before the JVM exits. After a session that ended by itself, the hook has nothing to do.
+ */
+final class SignalShutdown {
+
+    /** How long the hook waits for the session to stop. */
+    static final Duration SESSION_WAIT = Duration.ofSeconds(5);
+
+    private final Thread session;
+    private final CountDownLatch sessionDone = new CountDownLatch(1);
+    private volatile boolean signalled;
+
+    private SignalShutdown(Thread session) {
+        this.session = session;
+    }
+
+    /** Installs the hook for the session that runs on {@code session}, the calling thread. */
+    static SignalShutdown install(Thread session) {
+        SignalShutdown shutdown = new SignalShutdown(session);
+        Runtime.getRuntime().addShutdownHook(new Thread(shutdown::onShutdown, "stretto-shutdown"));
+        return shutdown;
+    }
+
+    /** The session has returned (or thrown): the hook has nothing more to wait for. */
+    void sessionEnded() {
+        sessionDone.countDown();
+    }
+
+    /** Whether a signal ended the session: the JVM then exits with 128 + its number. */
+    boolean signalled() {
+        return signalled;
+    }
+
+    private void onShutdown() {
+        if (sessionDone.getCount() == 0) {
+            return;
+        }
+        signalled = true;
+        session.interrupt();
+        try {
+            if (sessionDone.await(SESSION_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Logger.warn("the session did not stop within {} s of the signal; ending the server's processes now",
+                SESSION_WAIT.toSeconds());
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+}

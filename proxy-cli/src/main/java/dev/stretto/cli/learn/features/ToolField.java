@@ -1,0 +1,18 @@
+package dev.stretto.cli.learn.features;
+
+import dev.stretto.cli.learn.ByteOrder;
+import dev.stretto.proxy.flow.model.FeatureMap;
+import java.util.Comparator;
+
+/**
+ * A candidate feature: one field of one tool's outputs.
+ *
+ * @param tool  the tool
+ * @param field the field of its outputs
+ */
+public record ToolField(String tool, FeatureMap.Field field) {
+
+    /** By tool, then scalar fields before length fields, then by path. */
+    public static final Comparator<ToolField> ORDER = Comparator.comparing(ToolField::tool, ByteOrder.STRINGS)
+            .thenComparing(ToolField::field, FieldValues.ORDER);
+}

@@ -1,0 +1,89 @@
+package dev.stretto.cli.learn.features;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.cli.learn.Encoder;
+import dev.stretto.cli.learn.Step;
+import dev.stretto.cli.learn.Vocab;
+import dev.stretto.proxy.flow.model.FeatureMap;
+import dev.stretto.trace.json.CanonicalJson;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Code features (stretto-learn 3.5): candidates, selection by cross-validation, the map. */
+class FeatureSelectionTest {
+
+    private static JsonNode json(String s) {
+        return CanonicalJson.parse(s);
+    }
+
+    @Test
+    void candidatesAreFieldsWithTwoToEightValuesNoneCoveringAlmostAll() {
+        List<Step> steps = new ArrayList<>();
+        List<JsonNode> outputs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            steps.add(new Step("get", Step.OK, null));
+            outputs.add(json("{\"status\":\"" + (i % 2 == 0 ? "ok" : "late") + "\",\"id\":\"x" + i + "\","
+                    + "\"kind\":\"order\",\"items\":" + (i < 3 ? "[]" : "[1,2]") + ",\"pay\":{\"card\":" + i % 3
+                    + ",\"meta\":{}}}"));
+            steps.add(new Step("list", Step.OK, null));
+            outputs.add(json(i < 5 ? "[1]" : "[]"));
+        }
+        List<ToolField> c = FeatureCandidates.discover(List.of(steps), List.of(outputs));
+        // id has 10 values (too many), kind one (too few); scalars before lengths, then by path.
+        assertEquals(List.of(new ToolField("get", new FeatureMap.Scalar("pay.card")),
+                new ToolField("get", new FeatureMap.Scalar("status")),
+                new ToolField("get", new FeatureMap.Len("items")),
+                new ToolField("list", new FeatureMap.Len(""))), c);
+    }
+
+    @Test
+    void aFieldThatDecidesTheNextStepIsChosenAndNumberedPerTool() {
+        // check says ok (then the agent replies) or bad (then it calls fix), 40 sessions.
+        List<List<Step>> steps = new ArrayList<>();
+        List<List<JsonNode>> outputs = new ArrayList<>();
+        List<String> tasks = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            boolean bad = i % 2 == 1;
+            List<Step> s = new ArrayList<>(List.of(new Step("check", Step.OK, null)));
+            List<JsonNode> o = new ArrayList<>(List.of(json("{\"status\":\"" + (bad ? "bad" : "ok") + "\"}")));
+            if (bad) {
+                s.add(new Step("fix", Step.OK, null));
+                o.add(null);
+            }
+            s.add(new Step(null, Step.ENDED, null));
+            o.add(null);
+            steps.add(s);
+            outputs.add(o);
+            tasks.add("session-" + i);
+        }
+        Vocab vocab = Vocab.of(steps, List.of());
+        List<ToolField> candidates = FeatureCandidates.discover(steps, outputs);
+        FeatureSelection.Result r = new FeatureSelection(steps, outputs, tasks, vocab, 0.5).select(candidates);
+        assertEquals(Map.of("check", List.of(new FeatureMap.Scalar("status"))), r.map().fields());
+        assertEquals(Map.of(new FeatureMap.Key("check", List.of("bad")), 1, new FeatureMap.Key("check", List.of("ok")), 2),
+                r.map().ids());
+        assertTrue(r.bestGain() >= FeatureSelection.MIN_GAIN, "the one candidate gained " + r.bestGain());
+        long[] symbols = Encoder.encode(steps.get(1), outputs.get(1), vocab, r.map(), 1.0).symbols();
+        assertEquals((1L * 4) * 4096 + 1, symbols[0]); // check (id 1), ok outcome, feature 1 (bad)
+    }
+
+    @Test
+    void aCombinationPast63GetsNoId() {
+        List<Step> steps = new ArrayList<>();
+        List<JsonNode> outputs = new ArrayList<>();
+        for (int i = 0; i < 70; i++) {
+            steps.add(new Step("t", Step.OK, null));
+            outputs.add(json("{\"n\":\"" + (100 + i) + "\"}"));
+        }
+        FeatureMap map = Features.fit(List.of(new ToolField("t", new FeatureMap.Scalar("n"))), List.of(steps),
+                List.of(outputs));
+        assertEquals(63, map.ids().size());
+        assertEquals(63, Features.featureOf(map, steps.get(62), outputs.get(62)));
+        assertEquals(0, Features.featureOf(map, steps.get(63), outputs.get(63)));
+    }
+}

@@ -1,0 +1,136 @@
+package dev.stretto.proxy.flow.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A learned flow: everything a {@code *.flow.json} file holds, in file order. A flow predicts
+ * the read-only lookups an agent makes next after one of its calls, binds their arguments
+ * from earlier results, and says how sure it is; the proxy makes the likely ones itself and
+ * hands their results back with the call's answer.
+ *
+ * <p>Files are read and written by {@link dev.stretto.proxy.flow.file.FlowFile}.
+ *
+ * @param format      the format version: 1, or 2 when {@link #thresholds()} or a format-2
+ *                    field of {@link #bindings()} is present
+ * @param provenance  where the flow came from
+ * @param vocab       the action vocabulary in id order: {@code Respond} (id 0), then the tools
+ *                    sorted by name; id {@code vocab.size()} stands for any other action
+ * @param manifest    the server's tools and their kinds
+ * @param map         code features read from tool outputs (usually empty)
+ * @param group       the habit's group for live episodes (1 in flows learned without goals)
+ * @param habit       the next-action model
+ * @param sites       where lookups may follow
+ * @param predicates  the yes/no questions asked with each next-step question of the arbiter
+ * @param weighed     the predicates the arbiter weighs
+ * @param folds       the arbiter: five fitted models, or none
+ * @param bindings    how lookup arguments are bound
+ * @param model       the System-One model the arbiter asks, {@code ""} without an arbiter
+ * @param program     the flow's run; null when the file has none, which means the standard run
+ * @param promoted    the promotion record, or null when the flow was never promoted
+ * @param thresholds  per-site decision thresholds (above 1 switches a site off), sorted
+ * @param contracts   per tool, the input contract pinned when the flow was learned, sorted
+ * @param reach       the counts of the reach decider, or null
+ */
+public record Flow(int format, Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map,
+                   long group, Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed,
+                   List<Fold> folds, Bindings bindings, String model, Program program, Promoted promoted,
+                   Map<String, Double> thresholds, Map<String, String> contracts, Backoff reach) {
+
+    /**
+     * Copies every collection.
+     *
+     * @throws IllegalArgumentException when the format is not 1 or 2, or is 1 while a format-2
+     *                                  field is present, or the habit's or reach's vocabulary
+     *                                  size is not the vocabulary's plus one
+     */
+    public Flow {
+        Objects.requireNonNull(provenance, "provenance");
+        vocab = Sorted.list(vocab, "vocab");
+        Objects.requireNonNull(manifest, "manifest");
+        Objects.requireNonNull(map, "map");
+        Objects.requireNonNull(habit, "habit");
+        Objects.requireNonNull(sites, "sites");
+        predicates = Sorted.list(predicates, "predicates");
+        weighed = Sorted.list(weighed, "weighed");
+        folds = Sorted.list(folds, "folds");
+        Objects.requireNonNull(bindings, "bindings");
+        Objects.requireNonNull(model, "model");
+        thresholds = Sorted.byName(thresholds, "thresholds");
+        contracts = Sorted.byName(contracts, "contracts");
+        if (format != 1 && format != 2) {
+            throw new IllegalArgumentException("flow format " + format + " is not supported (this build reads 1 and 2)");
+        }
+        List<String> v2 = format2Fields(bindings, thresholds);
+        if (format == 1 && !v2.isEmpty()) {
+            throw new IllegalArgumentException("a flow of format 1 cannot carry " + String.join(", ", v2)
+                    + " (they need format 2)");
+        }
+        checkVocabSize("habit.base", habit.base(), vocab.size());
+        if (reach != null) {
+            checkVocabSize("reach", reach, vocab.size());
+        }
+    }
+
+    private static void checkVocabSize(String where, Backoff model, int actions) {
+        if (model.vocabSize() != actions + 1) {
+            throw new IllegalArgumentException(where + ".vocab_size is " + model.vocabSize() + ", but the vocabulary"
+                    + " has " + actions + " actions, so it should be " + (actions + 1) + " (one more for any other)");
+        }
+    }
+
+    /**
+     * A flow whose format is the lowest that holds it: 2 when {@code thresholds} or a format-2
+     * field of {@code bindings} is present, else 1 (what {@code stretto learn} writes).
+     */
+    public Flow(Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map, long group,
+                Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed, List<Fold> folds,
+                Bindings bindings, String model, Program program, Promoted promoted, Map<String, Double> thresholds,
+                Map<String, String> contracts, Backoff reach) {
+        this(format2Fields(bindings, thresholds).isEmpty() ? 1 : 2, provenance, vocab, manifest, map, group, habit,
+                sites, predicates, weighed, folds, bindings, model, program, promoted, thresholds, contracts, reach);
+    }
+
+    /** The fields that need format 2 and are present, in file order. */
+    public static List<String> format2Fields(Bindings bindings, Map<String, Double> thresholds) {
+        List<String> names = new ArrayList<>();
+        names.addAll(Objects.requireNonNull(bindings, "bindings").format2Fields());
+        if (!Objects.requireNonNull(thresholds, "thresholds").isEmpty()) {
+            names.add("thresholds");
+        }
+        return names;
+    }
+
+    /** The program to run: the file's, or the standard run when it has none. */
+    public Program programOrStandard() {
+        return program == null ? Program.STANDARD : program;
+    }
+
+    /** Whether the flow carries an arbiter (fitted folds). */
+    public boolean hasArbiter() {
+        return !folds.isEmpty();
+    }
+
+    /** The id of {@code tool} in the vocabulary, or {@code vocab.size()} (the unseen id) when unlisted. */
+    public int actionId(String tool) {
+        for (int i = 0; i < vocab.size(); i++) {
+            if (vocab.get(i) instanceof Action.Tool t && t.name().equals(tool)) {
+                return i;
+            }
+        }
+        return vocab.size();
+    }
+
+    /** The tool of vocabulary id {@code id}, or null for {@code Respond} and the unseen id. */
+    public String toolOf(int id) {
+        return id >= 0 && id < vocab.size() && vocab.get(id) instanceof Action.Tool t ? t.name() : null;
+    }
+
+    /** The id of the {@code Respond} action in the vocabulary (0 in every flow stretto writes). */
+    public int respondId() {
+        int i = vocab.indexOf(Action.RESPOND);
+        return i < 0 ? vocab.size() : i;
+    }
+}

@@ -1,0 +1,255 @@
+package dev.stretto.proxy.flow.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.log.LogFormatException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A flow log ({@code <session>.flow.jsonl}) read back: its runs, each the decision lines
+ * logged after one agent call and the run line that closed them. Blank lines are skipped; a
+ * last line without a newline that does not parse is dropped (the proxy stopped while writing
+ * it); any other bad line is an error naming the file and line.
+ *
+ * @param runs the runs, in log order
+ */
+public record FlowLogFile(List<Run> runs) {
+
+    /** Copies the runs. */
+    public FlowLogFile {
+        runs = List.copyOf(runs);
+    }
+
+    /**
+     * The lines logged after one agent call.
+     *
+     * @param after     the agent's request id
+     * @param decisions the decisions, in order
+     * @param run       the run line, or null when the log ends (or the next run begins) without one
+     */
+    public record Run(JsonNode after, List<Decided> decisions, RunLine run) {
+        /** Copies the decisions. */
+        public Run {
+            Objects.requireNonNull(after, "after");
+            decisions = List.copyOf(decisions);
+        }
+
+        /** The lookups actually made: decisions whose value in the run line is a tool number. */
+        public int lookupsMade() {
+            return run == null ? 0 : (int) run.sites().stream()
+                    .filter(s -> s.address().startsWith("decide#") && s.value().isInt() && s.value().intValue() != 0)
+                    .count();
+        }
+    }
+
+    /**
+     * A decision line.
+     *
+     * @param address   {@code decide#i}
+     * @param lookup    whether a lookup was proposed
+     * @param tool      the lookup's tool, or null
+     * @param arguments the lookup's arguments, or null
+     * @param reason    the hand-back reason, or null
+     * @param site      the site, or null
+     * @param probs     the options' probabilities
+     * @param prob      the probability of the lookup proposed or explained, or null
+     * @param binding   the binding's chance, or null
+     * @param key       the oracle request's key, or null
+     * @param ms        how long the decision took
+     * @param shadow    whether it was logged in shadow mode
+     * @param policy    the exploration record, or null
+     */
+    public record Decided(String address, boolean lookup, String tool, JsonNode arguments, String reason, String site,
+                          Map<String, Double> probs, Double prob, Double binding, String key, long ms, boolean shadow,
+                          JsonNode policy) {
+    }
+
+    /**
+     * A run line.
+     *
+     * @param call       the agent's tool
+     * @param failed     whether the agent's call failed
+     * @param maxLookups the run's lookup limit
+     * @param sites      the sites visited
+     * @param surprise   minus the sum of the outcomes' log-probabilities
+     */
+    public record RunLine(String call, boolean failed, int maxLookups, List<Site> sites, double surprise) {
+        /** Copies the sites. */
+        public RunLine {
+            sites = List.copyOf(sites);
+        }
+
+        /** The value logged at {@code address}, or null. */
+        public JsonNode valueAt(String address) {
+            return sites.stream().filter(s -> s.address().equals(address)).map(Site::value).findFirst().orElse(null);
+        }
+    }
+
+    /**
+     * A site of a run line.
+     *
+     * @param address {@code decide#i} or {@code outcome#i}
+     * @param value   a tool number (decisions) or whether the lookup succeeded (outcomes)
+     * @param logp    its log-probability
+     */
+    public record Site(String address, JsonNode value, double logp) {
+    }
+
+    /** Reads a flow log file. */
+    public static FlowLogFile read(Path file) throws IOException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IOException(file + ": not UTF-8 text, so not a flow log", e);
+        }
+        return parse(text, file.toString());
+    }
+
+    /**
+     * Parses a flow log's text.
+     *
+     * @param name the file's name, for messages
+     * @throws LogFormatException for a line that is not a flow log line
+     */
+    public static FlowLogFile parse(String text, String name) throws LogFormatException {
+        List<Run> runs = new ArrayList<>();
+        List<String> lines = text.lines().toList();
+        JsonNode after = null;
+        List<Decided> decisions = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank()) {
+                continue;
+            }
+            JsonNode node;
+            try {
+                node = CanonicalJson.parse(line);
+            } catch (IllegalArgumentException e) {
+                if (i == lines.size() - 1 && !text.endsWith("\n")) {
+                    break;
+                }
+                throw new LogFormatException(name, i + 1, "not JSON (" + e.getMessage() + ")");
+            }
+            try {
+                JsonNode lineAfter = required(node, "after");
+                if (after != null && !after.equals(lineAfter)) {
+                    runs.add(new Run(after, decisions, null));
+                    decisions = new ArrayList<>();
+                    after = null;
+                }
+                if (node.has("run")) {
+                    runs.add(new Run(lineAfter, decisions, runLine(node.get("run"))));
+                    decisions = new ArrayList<>();
+                    after = null;
+                } else {
+                    decisions.add(decision(node));
+                    after = lineAfter;
+                }
+            } catch (IllegalArgumentException e) {
+                throw new LogFormatException(name, i + 1, e.getMessage());
+            }
+        }
+        if (after != null) {
+            runs.add(new Run(after, decisions, null));
+        }
+        return new FlowLogFile(runs);
+    }
+
+    private static Decided decision(JsonNode n) {
+        String action = string(n, "action", false);
+        if (!action.equals("lookup") && !action.equals("hand_back")) {
+            throw new IllegalArgumentException("\"action\" must be \"lookup\" or \"hand_back\", not \"" + action + "\"");
+        }
+        boolean lookup = action.equals("lookup");
+        Map<String, Double> probs = new LinkedHashMap<>();
+        JsonNode p = n.get("probs");
+        if (p != null && !p.isNull()) {
+            if (!p.isObject()) {
+                throw new IllegalArgumentException("\"probs\" must be an object");
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (!e.getValue().isNumber()) {
+                    throw new IllegalArgumentException("\"probs\" must map options to numbers");
+                }
+                probs.put(e.getKey(), e.getValue().doubleValue());
+            }
+        }
+        JsonNode ms = n.get("ms");
+        JsonNode shadow = n.get("shadow");
+        JsonNode policy = n.get("policy");
+        return new Decided(string(n, "address", false), lookup, lookup ? string(n, "tool", false) : null,
+                lookup ? required(n, "arguments") : null, lookup ? null : string(n, "reason", false),
+                string(n, "site", true), probs, number(n, "prob"), number(n, "binding"), string(n, "key", true),
+                ms != null && ms.canConvertToLong() ? ms.longValue() : 0, shadow != null && shadow.asBoolean(),
+                policy == null || policy.isNull() ? null : policy);
+    }
+
+    private static RunLine runLine(JsonNode r) {
+        if (!r.isObject()) {
+            throw new IllegalArgumentException("\"run\" must be an object");
+        }
+        List<Site> sites = new ArrayList<>();
+        JsonNode s = required(r, "sites");
+        if (!s.isArray()) {
+            throw new IllegalArgumentException("\"sites\" must be a list");
+        }
+        for (JsonNode site : s) {
+            if (!site.isArray() || site.size() != 3 || !site.get(0).isTextual() || !site.get(2).isNumber()) {
+                throw new IllegalArgumentException("each site must be [address, value, logp]");
+            }
+            sites.add(new Site(site.get(0).textValue(), site.get(1), site.get(2).doubleValue()));
+        }
+        JsonNode failed = required(r, "failed");
+        JsonNode max = required(r, "max_lookups");
+        Double surprise = number(r, "surprise");
+        if (!failed.isBoolean() || !max.canConvertToInt() || surprise == null) {
+            throw new IllegalArgumentException("a run needs \"failed\" (true or false), \"max_lookups\" and \"surprise\"");
+        }
+        return new RunLine(string(r, "call", false), failed.booleanValue(), max.intValue(), sites, surprise);
+    }
+
+    private static JsonNode required(JsonNode n, String field) {
+        if (!n.isObject()) {
+            throw new IllegalArgumentException("a flow log line is a JSON object");
+        }
+        JsonNode v = n.get(field);
+        if (v == null) {
+            throw new IllegalArgumentException("\"" + field + "\" is missing: not a flow log line");
+        }
+        return v;
+    }
+
+    private static String string(JsonNode n, String field, boolean nullable) {
+        JsonNode v = nullable ? n.get(field) : required(n, field);
+        if (v == null || v.isNull()) {
+            if (nullable) {
+                return null;
+            }
+        } else if (v.isTextual()) {
+            return v.textValue();
+        }
+        throw new IllegalArgumentException("\"" + field + "\" must be a string");
+    }
+
+    private static Double number(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isNumber()) {
+            throw new IllegalArgumentException("\"" + field + "\" must be a number or null");
+        }
+        return v.doubleValue();
+    }
+}

@@ -1,0 +1,50 @@
+package dev.stretto.proxy.oracle;
+
+/**
+ * Answers System-One requests, in one of three modes ({@code --oracle jev|replay|mock}):
+ * {@link JevOracle} asks the service through the cache, {@link ReplayOracle} answers from the
+ * cache only, {@link MockOracle} answers every question the same fixed way.
+ *
+ * <p>{@link #ask(Request)} blocks, possibly for minutes (the service's retries); call it from
+ * a thread of its own, never from the session's actor. Oracles are safe to use from several
+ * threads at once.
+ */
+public sealed interface Oracle extends AutoCloseable permits JevOracle, ReplayOracle, MockOracle {
+
+    /** The three modes, named on the command line in lower case ({@code --oracle jev|replay|mock}). */
+    enum Mode {
+        /** Cached answers, else ask the service and cache its answer. */
+        JEV,
+        /** Cached answers only; a miss is an error. */
+        REPLAY,
+        /** Fixed answers, never cached. */
+        MOCK
+    }
+
+    /**
+     * The oracle of a mode. Only {@link Mode#JEV} uses the settings (it makes its HTTP client
+     * here, so a bad certificate file fails now, not at the first question).
+     *
+     * @throws IllegalArgumentException if the settings' extra roots cannot be loaded
+     */
+    static Oracle of(Mode mode, OracleCache cache, OracleSettings settings) {
+        return switch (mode) {
+            case JEV -> new JevOracle(cache, new SystemOneClient(settings));
+            case REPLAY -> new ReplayOracle(cache);
+            case MOCK -> new MockOracle();
+        };
+    }
+
+    /**
+     * Answers {@code request}.
+     *
+     * @throws OracleException      when there is no answer; its message is the reason
+     * @throws InterruptedException when the calling thread is interrupted while waiting
+     */
+    Response ask(Request request) throws InterruptedException;
+
+    /** Releases what the oracle holds (the HTTP client of {@link JevOracle}). */
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,119 @@
+package dev.stretto.proxy.record;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.log.JsonText;
+import dev.stretto.trace.log.Payload;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Keeps secrets the proxy was configured with (the values of {@code --upstream-header}, the
+ * URL's credentials) out of the log when the server echoes them back: the host still gets
+ * every byte, but the log holds {@code <redacted>} in their place.
+ *
+ * <p>A raw entry has each occurrence replaced. A message stays JSON: each string (key or
+ * value) whose text holds a secret, however it is escaped on the wire, is written anew with
+ * the secret replaced; everything else keeps its bytes. Values shorter than {@value #MIN_LENGTH}
+ * characters are not looked for: they cannot be told from ordinary text, and no credential is
+ * that short.
+ */
+final class LogScrubber {
+
+    /** Scrubs nothing. */
+    static final LogScrubber NONE = new LogScrubber(List.of());
+
+    static final int MIN_LENGTH = 4;
+
+    private final List<String> secrets;
+
+    /** A scrubber for these secret values (longest first, so that a longer one wins). */
+    LogScrubber(List<String> secrets) {
+        List<String> kept = new ArrayList<>();
+        for (String s : secrets) {
+            if (s != null && s.length() >= MIN_LENGTH && !kept.contains(s)) {
+                kept.add(s);
+            }
+        }
+        // No lambda here: a session without secrets builds this on the start path.
+        kept.sort(new Comparator<>() {
+            @Override
+            public int compare(String a, String b) {
+                return Integer.compare(b.length(), a.length());
+            }
+        });
+        this.secrets = List.copyOf(kept);
+    }
+
+    Payload scrub(Payload payload) {
+        if (secrets.isEmpty()) {
+            return payload;
+        }
+        return switch (payload) {
+            case Payload.Raw r -> holdsSecret(r.text()) ? new Payload.Raw(replace(r.text())) : r;
+            // Without a backslash a string's text is its bytes: no secret can hide in escapes.
+            case Payload.Message m -> holdsSecret(m.json()) || m.json().indexOf('\\') >= 0
+                    ? new Payload.Message(scrubJson(m.json())) : m;
+        };
+    }
+
+    private boolean holdsSecret(String text) {
+        for (String s : secrets) {
+            if (text.contains(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String replace(String text) {
+        String out = text;
+        for (String s : secrets) {
+            out = out.replace(s, CommandRedactor.REDACTED);
+        }
+        return out;
+    }
+
+    /** The message with every string and number token that holds a secret written anew. */
+    private String scrubJson(String json) {
+        StringBuilder out = null;
+        int copied = 0;
+        try (JsonParser p = CanonicalJson.factory().createParser(json)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                boolean string = t == JsonToken.FIELD_NAME || t == JsonToken.VALUE_STRING;
+                if (!string && !t.isNumeric()) {
+                    continue;
+                }
+                String text = t == JsonToken.FIELD_NAME ? p.currentName() : p.getText();
+                if (!holdsSecret(text)) {
+                    continue;
+                }
+                int start = (int) p.currentTokenLocation().getCharOffset();
+                int end = string ? endOfString(json, start) : start + text.length();
+                if (out == null) {
+                    out = new StringBuilder(json.length());
+                }
+                out.append(json, copied, start);
+                JsonText.appendQuoted(out, replace(text));
+                copied = end;
+            }
+        } catch (IOException e) {
+            // Only messages that parsed reach here; should one not, no secret may pass as it is.
+            return JsonText.quote(replace(json));
+        }
+        return out == null ? json : out.append(json, copied, json.length()).toString();
+    }
+
+    /** The index after the closing quote of the JSON string that opens at {@code quote}. */
+    private static int endOfString(String json, int quote) {
+        int i = quote + 1;
+        while (json.charAt(i) != '"') {
+            i += json.charAt(i) == '\\' ? 2 : 1;
+        }
+        return i + 1;
+    }
+}

@@ -1,0 +1,183 @@
+package dev.stretto.proxy.upstream;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.tinylog.Logger;
+
+/**
+ * Makes this JVM a child subreaper (Linux, {@code prctl(PR_SET_CHILD_SUBREAPER)}, called
+ * through the FFM API): a process a server leaves behind when its parent exits (a background
+ * job of a shell that exited, a daemon that detached itself) is then re-parented to this JVM
+ * instead of to init, so the session can still find it and end it with the server's tree.
+ *
+ * <p>This is a setting of the whole process, so proxy-core never enables it by itself: the
+ * {@code stretto-proxy} command does, and a program that embeds the proxy may opt in by
+ * creating one instance, calling {@link #enable()} and passing it to every session's
+ * configuration ({@code ProxyConfig.Builder.subreaper}). While it is active, every child of
+ * the JVM that was not started through it counts as a process some server left behind: opt in
+ * only in a program whose child processes are all started by proxy sessions.
+ *
+ * <p>Orphans re-parented to the JVM stay zombies after they exit until someone waits for
+ * them; the JDK only waits for the processes it started. So the orphans found here (when a
+ * session ends a tree, or at {@link #reapOrphans()}) are reaped, each by its own pid ({@code
+ * waitpid(pid, WNOHANG)}) once it has exited, and never a process the JDK started: the
+ * server's exit status stays the JDK's to collect.
+ *
+ * <p>Where the setting is not available (not Linux, or prctl fails) {@link #enable()} says so
+ * at debug level and everything goes on as without it. Thread-safe.
+ */
+public final class Subreaper {
+    private static final int PR_SET_CHILD_SUBREAPER = 36;
+    private static final int WNOHANG = 1;
+
+    private final ReentrantLock startLock = new ReentrantLock();
+    // The JDK's own children (the servers), never taken for orphans nor reaped here.
+    private final Set<Long> started = ConcurrentHashMap.newKeySet();
+    // Orphans whose exit is already awaited, to be reaped once.
+    private final Set<Long> watched = ConcurrentHashMap.newKeySet();
+    private volatile boolean active;
+    // Made on first use: creating a downcall handle costs a noticeable part of start-up.
+    private volatile MethodHandle waitpid;
+
+    /** A subreaper that is not yet active: {@link #enable()} makes it so. */
+    public Subreaper() {
+    }
+
+    /**
+     * Makes this JVM a child subreaper. Takes a moment the first time (the FFM linker starts
+     * up), so a program that cares about its start-up may call it on a thread of its own:
+     * until it returns, sessions simply work as without it.
+     *
+     * @return true when the JVM is now a child subreaper
+     */
+    public boolean enable() {
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+            Logger.debug("not a child subreaper: only Linux has them; processes a server leaves behind"
+                    + " may outlive the session");
+            return false;
+        }
+        try {
+            Linker linker = Linker.nativeLinker();
+            MethodHandle prctl = linker.downcallHandle(linker.defaultLookup().find("prctl").orElseThrow(),
+                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                    Linker.Option.firstVariadicArg(1), Linker.Option.captureCallState("errno"));
+            StructLayout state = Linker.Option.captureStateLayout();
+            VarHandle errno = state.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment captured = arena.allocate(state);
+                int rc = (int) prctl.invokeExact(captured, PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
+                if (rc != 0) {
+                    Logger.debug("not a child subreaper: prctl failed (errno {}); processes a server leaves behind"
+                            + " may outlive the session", (int) errno.get(captured, 0L));
+                    return false;
+                }
+            }
+        } catch (Throwable e) {
+            // No native access (--enable-native-access not given), or no prctl in the C library.
+            Logger.debug("not a child subreaper: {}; processes a server leaves behind may outlive the session",
+                    e.toString());
+            return false;
+        }
+        active = true;
+        Logger.debug("this process is a child subreaper: processes a server leaves behind are re-parented to it");
+        return true;
+    }
+
+    /** Whether this JVM is a child subreaper, through this instance. */
+    public boolean active() {
+        return active;
+    }
+
+    /**
+     * Reaps the processes re-parented to this JVM that have exited, and watches the others so
+     * that each is reaped as it exits. Sessions do this whenever they end a server's tree; a
+     * program whose servers keep detaching short-lived processes calls it now and then as
+     * well (the CLI does, every few seconds), or their zombies wait for the session's end.
+     * Does nothing unless active.
+     */
+    public void reapOrphans() {
+        orphans();
+    }
+
+    /**
+     * Starts {@code pb}'s process, remembered as one the JDK started (so never taken for an
+     * orphan, and never reaped here).
+     */
+    Process start(ProcessBuilder pb) throws IOException {
+        startLock.lock();
+        try {
+            Process process = pb.start();
+            long pid = process.pid();
+            started.add(pid);
+            process.onExit().thenRun(() -> started.remove(pid));
+            return process;
+        } finally {
+            startLock.unlock();
+        }
+    }
+
+    /**
+     * The processes re-parented to this JVM and their descendants: the children it did not
+     * start. Empty unless active. Each is reaped here once it has exited.
+     */
+    List<ProcessHandle> orphans() {
+        if (!active) {
+            return List.of();
+        }
+        List<ProcessHandle> adopted;
+        // Not while a server is being started: for a moment it is a child not yet remembered.
+        startLock.lock();
+        try {
+            adopted = ProcessHandle.current().children().filter(h -> !started.contains(h.pid())).toList();
+        } finally {
+            startLock.unlock();
+        }
+        List<ProcessHandle> all = new ArrayList<>(adopted);
+        for (ProcessHandle orphan : adopted) {
+            orphan.descendants().forEach(all::add);
+            if (watched.add(orphan.pid())) {
+                orphan.onExit().thenRun(() -> reap(orphan.pid()));
+            }
+        }
+        return all;
+    }
+
+    // Called once the orphan has exited (the JDK waits for it without reaping, as it is not
+    // one it started); collects its status so that no zombie is left.
+    private void reap(long pid) {
+        watched.remove(pid);
+        if (started.contains(pid)) {
+            return;
+        }
+        try {
+            MethodHandle w = waitpid;
+            if (w == null) {
+                Linker linker = Linker.nativeLinker();
+                w = linker.downcallHandle(linker.defaultLookup().find("waitpid").orElseThrow(),
+                        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+                waitpid = w;
+            }
+            int rc = (int) w.invokeExact((int) pid, MemorySegment.NULL, WNOHANG);
+            Logger.trace("reaped orphan {}: {}", pid, rc);
+        } catch (Throwable e) {
+            Logger.debug("could not reap orphan {}: {}", pid, e.toString());
+        }
+    }
+}
