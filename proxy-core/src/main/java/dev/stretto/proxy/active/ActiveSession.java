@@ -42,7 +42,10 @@ public final class ActiveSession {
         /** Whether the queue is under its bound: the actor takes the server's lines only while it is. */
         boolean hasRoom();
 
-        /** Runs {@code wake}, outside any lock, whenever the queue may have made room. Set before any line is offered. */
+        /**
+         * Runs {@code wake}, outside any lock, whenever the queue may have made room. Set
+         * before any line is offered.
+         */
         void onRoom(Runnable wake);
     }
 
@@ -165,17 +168,7 @@ public final class ActiveSession {
                 }
             }
         };
-        SideWriter serverWriter = new SideWriter("the server", toServer, new SideWriter.Side() {
-            @Override
-            public void write(byte[] line, boolean newline) throws Exception {
-                upstream.send(line, newline);
-            }
-
-            @Override
-            public void endOfInput() throws Exception {
-                upstream.endOfInput();
-            }
-        });
+        ServerWriter serverWriter = new ServerWriter(toServer, upstream);
         return List.of(hostPump, actor, serverWriter);
     }
 

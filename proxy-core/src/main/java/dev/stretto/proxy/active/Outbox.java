@@ -1,13 +1,13 @@
 package dev.stretto.proxy.active;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One side's outbound queue: what the actor has decided to write to the host, or to the
- * server, waiting for that side's writer. The actor never waits here.
+ * The server's outbound queue: what the actor has decided to write to the server, waiting
+ * for the {@link ServerWriter}. The actor never waits here. (The host's queue is the
+ * session's host output, with the same bounds: see {@link ActiveSession.HostWriter}.)
  *
  * <p>Bounds and policy: the bound is soft. {@link #offer} always accepts (the actor must never
  * block on a write), but while the queue holds {@value #LINES} lines or {@value #BYTES}
@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * writes for one event (a refusal, a commit's next call). When the writer takes an item it
  * wakes the mailbox, which may then let a waiting event through.
  *
- * <p>Threads: the actor offers; the side's writer takes.
+ * <p>Threads: the actor offers; the server's writer takes.
  */
 final class Outbox {
 
@@ -41,10 +41,6 @@ final class Outbox {
 
     /** The server's input ends here: the host closed its input and the proxy's own work is done. */
     record EndOfInput() implements Item {
-    }
-
-    /** Everything before this was written: complete {@code done}. */
-    record Mark(CompletableFuture<Void> done) implements Item {
     }
 
     private final ReentrantLock lock = new ReentrantLock();

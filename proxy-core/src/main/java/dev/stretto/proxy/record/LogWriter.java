@@ -26,8 +26,8 @@ import org.tinylog.Logger;
  * the disk.
  *
  * <p>Threads and ownership. Any pump calls {@link #record}: under {@code lock} it reads the
- * clock (in active mode the actor's stamp comes with the line) and enqueues the line, so the order of the queue is the order of the stamps and
- * {@code t_ms} never decreases down the log. One thread runs {@link #call()}: it alone
+ * clock (in active mode the actor's stamp comes with the line) and enqueues the line, so the
+ * order of the queue is the order of the stamps and {@code t_ms} never decreases down the log. One thread runs {@link #call()}: it alone
  * classifies lines (message or raw), formats entries and touches {@code out}. It flushes
  * whenever the queue is empty, so a crash loses at most what is still queued.
  *

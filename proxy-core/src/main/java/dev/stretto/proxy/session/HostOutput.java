@@ -19,8 +19,8 @@ import org.tinylog.Logger;
  *
  * <p>Threads. Any thread calls {@link #write} (the session's sink does so under its lock, so
  * lines keep the log's order), or in active mode the actor calls {@link #offer}; either
- * queues the line and returns. The writer, a daemon thread
- * named by {@link #start} and outside the session's scope, takes the lines in order, writes
+ * queues the line and returns. The writer, a daemon thread named by {@link #start} and
+ * outside the session's scope, takes the lines in order, writes
  * each with its terminator and flushes whenever it has caught up, so the host sees each line
  * as soon as it is complete. It ends after {@link #close()}, once the line it is writing is
  * written and flushed (the host never gets half a line from a session that ended); if the host
@@ -32,9 +32,9 @@ import org.tinylog.Logger;
  * interruptibly, which in turn stops the pump that read the line. The actor never waits on a
  * side: {@link #offer} always queues, and the actor's mailbox takes no more of the server's
  * lines while {@link #hasRoom()} is false, so the bound is exceeded by at most what the actor
- * queues for one event (see {@code Mailbox}). After {@link #close()} lines are dropped. When the
- * host has closed its end (the write fails), that is said once and later lines are dropped;
- * the session still ends in the usual way.
+ * queues for one event (see {@code Mailbox}). After {@link #close()} lines are dropped. When
+ * the host has closed its end (the write fails), that is said once and later lines are
+ * dropped; the session still ends in the usual way.
  */
 final class HostOutput implements ActiveSession.HostWriter {
     static final int CAPACITY = 64;
@@ -64,7 +64,8 @@ final class HostOutput implements ActiveSession.HostWriter {
     // Written under lock, read without it by the actor's mailbox: the queue is under its bound,
     // or lines are dropped anyway.
     private volatile boolean room = true;
-    // Active mode: runs after the queue may have made room (the mailbox's wake-up). Set before any line comes.
+    // Active mode: runs after the queue may have made room (the mailbox's wake-up). Set
+    // before any line comes.
     private volatile Runnable onRoom = () -> {
     };
 
@@ -96,7 +97,10 @@ final class HostOutput implements ActiveSession.HostWriter {
         }
     }
 
-    /** Active mode: queues one line for the host without waiting, over the bound if need be; dropped once closed or broken. */
+    /**
+     * Active mode: queues one line for the host without waiting, over the bound if need be;
+     * dropped once closed or broken.
+     */
     @Override
     public void offer(byte[] line, boolean newline) {
         lock.lock();
