@@ -76,7 +76,8 @@ public final class Proxy {
         String sessionId = SessionId.of(started, ProcessHandle.current().pid());
         // Active mode: --context names a file in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
-                : config.active().withContext(hostPath(config.active().context(), config.host().home(), "the context file"));
+                : config.active().withContext(hostPath(config.active().context(), config.host().home(), "context file",
+                        "file"));
 
         Function<String, LogHeader> headerOf = id -> LogHeader.of(id, started.toEpochMilli(),
                 config.upstream().loggedCommand(), config.domain(), config.agentModel(), config.host().hostSession());
@@ -84,17 +85,7 @@ public final class Proxy {
         SessionLogFile logFile = null;
         LogWriter logWriter = null;
         if (config.recordDir() != null) {
-            Path dir = expandHome(config.recordDir(), config.host().home());
-            if (startsWithOtherUsersHome(dir)) {
-                throw new ProxyStartException("cannot use the record directory " + dir + ": only a leading ~ on its"
-                        + " own (the home directory) is expanded, not ~user; give the directory's full path", null);
-            }
-            if (startsWithTilde(dir)) {
-                throw new ProxyStartException("cannot expand ~ in the record directory " + dir
-                        + ": the home directory is not known (HOME is not set)", null);
-            }
-            // Hosts start the proxy in a directory nobody chose: messages name the log in full.
-            dir = dir.toAbsolutePath();
+            Path dir = hostPath(config.recordDir(), config.host().home(), "record directory", "directory");
             Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
             try {
@@ -159,19 +150,22 @@ public final class Proxy {
     }
 
     /**
-     * A path the host gave (hosts start the proxy without a shell, in a directory nobody
-     * chose): a leading {@code ~} expanded, made absolute so messages name it in full.
+     * A path the host gave (the record directory, the context file): a leading {@code ~}
+     * expanded, made absolute so messages name it in full. Hosts start the proxy without a
+     * shell, in a directory nobody chose.
      *
+     * @param what what the path is, for messages ({@code "record directory"})
+     * @param kind {@code "directory"} or {@code "file"}, for messages
      * @throws ProxyStartException for {@code ~user}, or a {@code ~} with no home known
      */
-    static Path hostPath(Path path, Path home, String what) throws ProxyStartException {
+    static Path hostPath(Path path, Path home, String what, String kind) throws ProxyStartException {
         if (startsWithOtherUsersHome(path)) {
-            throw new ProxyStartException("cannot use " + what + " " + path + ": only a leading ~ on its own (the home"
-                    + " directory) is expanded, not ~user; give the file's full path", null);
+            throw new ProxyStartException("cannot use the " + what + " " + path + ": only a leading ~ on its own (the"
+                    + " home directory) is expanded, not ~user; give the " + kind + "'s full path", null);
         }
         Path expanded = expandHome(path, home);
         if (startsWithTilde(expanded)) {
-            throw new ProxyStartException("cannot expand ~ in " + what + " " + path
+            throw new ProxyStartException("cannot expand ~ in the " + what + " " + path
                     + ": the home directory is not known (HOME is not set)", null);
         }
         return expanded.toAbsolutePath();
