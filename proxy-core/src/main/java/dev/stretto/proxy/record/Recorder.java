@@ -4,7 +4,8 @@ import dev.stretto.proxy.io.Line;
 import dev.stretto.trace.log.Source;
 
 /**
- * Where the pumps hand each line before forwarding it. Thread-safe: every pump calls it.
+ * Where each line goes before it is forwarded: the pumps hand it over in passive mode, the
+ * actor in active mode. Thread-safe: every pump calls it.
  */
 public interface Recorder {
 
