@@ -55,9 +55,9 @@ import org.tinylog.Logger;
  *
  * <p>No blocking. The actor never writes to a side itself: it queues lines on the host's
  * output ({@link ActiveSession.HostWriter}) or the server's {@link Outbox}, whose writers do
- * the writing, and the mailbox's gate keeps it from taking events a full queue could not take. It waits only for the log writer's queue
- * (the same backpressure from a stalled disk the pumps get in passive mode) and reads the
- * conversation file's new bytes. The proxy's own requests time out on a tick: the actor looks
+ * the writing, and the mailbox's gate keeps it from taking events a full queue could not
+ * take. It waits only for the log writer's queue (the same backpressure from a stalled disk
+ * the pumps get in passive mode) and reads the conversation file's new bytes. The proxy's own requests time out on a tick: the actor looks
  * at its clock after every event, and at least every {@link #TICK} while any of them waits.
  *
  * <p>Ending. When the host's input ends, the actor reads the conversation once more and, once
