@@ -100,7 +100,7 @@ public final class ProxyMain {
               STRETTO_LOG_LEVEL   the level of the proxy's messages, as --log-level
               STRETTO_SESSION     the log header's "host_session" (else host-<parent pid>):
                                   set it to group the logs of one host's servers
-              HOME                what a leading ~ of --record expands to
+              HOME                what a leading ~ of --record and --context expands to
               PATH                where SERVER_COMMAND is looked up
               VAR                 each variable named by --upstream-header NAME=VAR
               STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
