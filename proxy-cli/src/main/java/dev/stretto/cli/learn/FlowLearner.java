@@ -5,8 +5,8 @@ import dev.stretto.cli.learn.bindings.BindingReplay;
 import dev.stretto.cli.learn.bindings.BindingStats;
 import dev.stretto.cli.learn.features.FeatureCandidates;
 import dev.stretto.cli.learn.features.FeatureSelection;
-import dev.stretto.cli.learn.features.ToolOutputs;
 import dev.stretto.cli.learn.features.ToolField;
+import dev.stretto.cli.learn.features.ToolOutputs;
 import dev.stretto.cli.learn.habit.AlphaChain;
 import dev.stretto.cli.learn.habit.BackoffCounts;
 import dev.stretto.cli.learn.habit.EncodedEpisode;
@@ -27,6 +27,8 @@ import dev.stretto.proxy.flow.model.Habit;
 import dev.stretto.proxy.flow.model.Program;
 import dev.stretto.proxy.flow.model.Provenance;
 import dev.stretto.proxy.flow.model.Sites;
+import dev.stretto.proxy.flow.predict.AgentStep;
+import dev.stretto.proxy.flow.predict.Steps;
 import dev.stretto.proxy.math.Libm;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Timeline;
@@ -105,7 +107,7 @@ public final class FlowLearner {
         SortedMap<String, String> contracts = Contracts.ofLogs(sessions);
         List<Episode> episodes = episodes(sessions, rewards);
 
-        List<List<Step>> allSteps = episodes.stream().map(Steps::of).toList();
+        List<List<AgentStep>> allSteps = episodes.stream().map(Steps::of).toList();
         Vocab vocab = Vocab.of(allSteps, manifest.tools().keySet());
         List<Integer> training = new ArrayList<>();
         for (int i = 0; i < episodes.size(); i++) {
@@ -116,7 +118,7 @@ public final class FlowLearner {
         if (training.isEmpty()) {
             throw new LearnException("no successful training episodes to learn a habit from (set rewards to 1)");
         }
-        List<List<Step>> steps = training.stream().map(allSteps::get).toList();
+        List<List<AgentStep>> steps = training.stream().map(allSteps::get).toList();
         List<List<JsonNode>> outputs = steps.stream().map(ToolOutputs::of).toList();
         int stepCount = steps.stream().mapToInt(List::size).sum();
         progress.line(episodes.size() + " sessions, " + training.size() + " successful with " + stepCount
@@ -207,7 +209,7 @@ public final class FlowLearner {
         return episodes;
     }
 
-    private static List<EncodedEpisode> encode(List<List<Step>> steps, List<List<JsonNode>> outputs, Vocab vocab,
+    private static List<EncodedEpisode> encode(List<List<AgentStep>> steps, List<List<JsonNode>> outputs, Vocab vocab,
                                                FeatureMap map, IntToDoubleFunction weightOf,
                                                List<Integer> indices) {
         List<EncodedEpisode> encoded = new ArrayList<>(steps.size());
