@@ -26,10 +26,12 @@ import java.util.Map;
  * A variable set to an empty value counts as not set. Paths are taken as they are (no
  * {@code ~}), relative ones from the working directory.
  */
-final class OracleEnvironment {
+public final class OracleEnvironment {
 
-    static final String API_KEY = "TYPESAFE_API_KEY";
-    static final String API_KEY_FILE = "TYPESAFE_API_KEY_FILE";
+    /** The variable holding the key. */
+    public static final String API_KEY = "TYPESAFE_API_KEY";
+    /** The variable naming a file that holds the key. */
+    public static final String API_KEY_FILE = "TYPESAFE_API_KEY_FILE";
     static final String BASE_URL = "TYPESAFE_BASE_URL";
     static final String MODEL = "TYPESAFE_DEFAULT_MODEL";
     static final String CERT_FILE = "SSL_CERT_FILE";
@@ -44,7 +46,7 @@ final class OracleEnvironment {
      *                                  be used: a key file that cannot be read or is empty, a bad
      *                                  URL; the message never shows the key
      */
-    static OracleSettings read(Map<String, String> env) {
+    public static OracleSettings read(Map<String, String> env) {
         ApiKey key = key(env);
         URI baseUrl = URI.create(OracleSettings.DEFAULT_BASE_URL);
         String base = value(env, BASE_URL);

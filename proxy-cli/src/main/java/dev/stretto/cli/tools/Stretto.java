@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -62,7 +63,7 @@ public final class Stretto {
               episode LOG|DIR...   print the sessions' episodes as JSON lines
               manifest LOG|DIR     print the tools the sessions listed, as a manifest file
               sessions DIR         list the sessions under DIR as a table
-              learn --sessions DIR --domain NAME --out FILE --habit-only
+              learn --sessions DIR --domain NAME --out FILE [--habit-only]
                                    learn a flow from the sessions (see learn --help)
               export-answers --oracle-cache DIR [OUT]
                                    write the oracle's cached answers as JSON lines
@@ -200,9 +201,21 @@ public final class Stretto {
      */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour,
                           boolean bars) {
+        return run(args, in, out, err, colour, bars, Map.of());
+    }
+
+    /**
+     * Runs one {@code stretto} command line with an environment: {@code learn} and
+     * {@code promote} read the System-One settings from it ({@code TYPESAFE_API_KEY}, ...).
+     *
+     * @param env the environment variables (the process's own, for the command line)
+     * @see #run(String[], InputStream, PrintStream, PrintStream, boolean, boolean)
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour,
+                          boolean bars, Map<String, String> env) {
         try {
             if (args.length > 0 && args[0].equals(LearnCli.COMMAND)) {
-                return LearnCli.run(args, out, err, bars);
+                return LearnCli.run(args, out, err, bars, env);
             }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {
