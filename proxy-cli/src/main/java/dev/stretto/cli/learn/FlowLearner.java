@@ -5,8 +5,7 @@ import dev.stretto.cli.learn.arbiter.ArbiterLearner;
 import dev.stretto.cli.learn.arbiter.TaskSplit;
 import dev.stretto.cli.learn.sessions.Contracts;
 import dev.stretto.cli.learn.sessions.Manifests;
-import dev.stretto.cli.learn.sessions.ServerMerge;
-import dev.stretto.cli.learn.sessions.SessionDirectory;
+import dev.stretto.cli.learn.sessions.SessionReader;
 import dev.stretto.proxy.flow.arbiter.ArbiterScorer;
 import dev.stretto.proxy.flow.file.ArbiterFiles;
 import dev.stretto.proxy.flow.file.FlowFormatException;
@@ -16,13 +15,11 @@ import dev.stretto.proxy.flow.model.Predicate;
 import dev.stretto.proxy.flow.model.Provenance;
 import dev.stretto.proxy.oracle.OracleSettings;
 import dev.stretto.trace.episode.Episode;
-import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.SessionLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -120,32 +117,9 @@ public final class FlowLearner {
 
     private Sessions read() throws IOException, LearnException {
         Map<String, Double> rewards = options.rewards() == null ? Map.of() : Rewards.read(options.rewards());
-        List<SessionLog> logs = readLogs();
-        ServerMerge.Result merged = ServerMerge.merge(logs);
-        for (String host : merged.keptApart()) {
-            progress.line("kept the logs of host session " + host + " apart, as two servers of the same name ran"
-                    + " in it at once; name each server with stretto-proxy --server-name, or give each session its"
-                    + " own STRETTO_SESSION");
-        }
-        if (merged.mergedSessions() > 0) {
-            progress.line("merged " + merged.mergedLogs() + " logs of several servers into " + merged.mergedSessions()
-                    + " sessions, each tool named after its server (server::tool)");
-        }
-        List<SessionLog> logsOfSessions = merged.logs();
-        return new Sessions(episodes(logsOfSessions, rewards), manifest(logsOfSessions),
-                Contracts.ofLogs(logsOfSessions));
-    }
-
-    private List<SessionLog> readLogs() throws IOException, LearnException {
-        int files = SessionDirectory.count(options.sessions());
-        progress.start("reading " + files + " session logs", files);
-        List<SessionLog> logs = SessionDirectory.read(options.sessions(), progress::update);
-        if (logs.isEmpty()) {
-            throw new LearnException("no session logs (*.jsonl) in " + options.sessions()
-                    + ": record some with stretto-proxy --record DIR");
-        }
-        progress.line("read " + logs.size() + " session logs from " + options.sessions());
-        return logs;
+        List<SessionLog> logs = SessionReader.read(options.sessions(), progress);
+        return new Sessions(SessionReader.episodes(logs, options.domain(), rewards), manifest(logs),
+                Contracts.ofLogs(logs));
     }
 
     private FlowManifest manifest(List<SessionLog> sessions) throws IOException, LearnException {
@@ -159,15 +133,5 @@ public final class FlowLearner {
                     + " (stretto manifest writes one to edit)");
         }
         return fromLogs;
-    }
-
-    private List<Episode> episodes(List<SessionLog> sessions, Map<String, Double> rewards) {
-        List<Episode> episodes = new ArrayList<>(sessions.size());
-        for (SessionLog log : sessions) {
-            Episode e = Timeline.of(log).episode();
-            double reward = rewards.getOrDefault(e.id(), 1.0);
-            episodes.add(new Episode(e.id(), e.id(), 0, options.domain(), e.agentModel(), reward, e.events()));
-        }
-        return episodes;
     }
 }

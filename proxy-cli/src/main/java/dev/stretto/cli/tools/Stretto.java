@@ -65,6 +65,9 @@ public final class Stretto {
               sessions DIR         list the sessions under DIR as a table
               learn --sessions DIR --domain NAME --out FILE [--habit-only]
                                    learn a flow from the sessions (see learn --help)
+              promote --flow FILE --sessions DIR --out FILE
+                                   promote the sites of a flow where the agent used
+                                   its lookups in shadow runs (see promote --help)
               export-answers --oracle-cache DIR [OUT]
                                    write the oracle's cached answers as JSON lines
               import-answers --oracle-cache DIR [FILE]
@@ -216,6 +219,9 @@ public final class Stretto {
         try {
             if (args.length > 0 && args[0].equals(LearnCli.COMMAND)) {
                 return LearnCli.run(args, out, err, bars, env);
+            }
+            if (args.length > 0 && args[0].equals(PromoteCli.COMMAND)) {
+                return PromoteCli.run(args, out, err, bars, env);
             }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {

@@ -32,8 +32,12 @@ public final class DeciderChoice {
             throw new ProxyStartException("the flow " + where + " has no counts for --flow-decider reach: learn it"
                     + " again, or serve it with --flow-decider habit", null);
         }
-        return requested != null ? requested
-                : flow.hasArbiter() ? DeciderKind.ARBITER : flow.reach() != null ? DeciderKind.REACH : DeciderKind.HABIT;
+        return requested != null ? requested : defaultFor(flow);
+    }
+
+    /** The decider a flow is served with when none is asked for: its arbiter, else reach with its counts, else habit. */
+    public static DeciderKind defaultFor(Flow flow) {
+        return flow.hasArbiter() ? DeciderKind.ARBITER : flow.reach() != null ? DeciderKind.REACH : DeciderKind.HABIT;
     }
 
     /**
