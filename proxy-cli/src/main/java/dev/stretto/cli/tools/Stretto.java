@@ -1,5 +1,6 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
@@ -74,6 +75,8 @@ public final class Stretto {
                                    add the answers of such a file to a cache
               flow LOG.flow.jsonl  print a flow log: each run after an agent's call, its
                                    decisions, the lookups made and the surprise
+              flow-show FLOW       print a flow file: its sites, lookups and bindings,
+                                   arbiter and promotion
 
             Options:
               -h, --help       show this help (also after any command)
@@ -165,6 +168,30 @@ public final class Stretto {
               0  success
               1  the file is missing, cannot be read, or is not a flow log
                  (stderr: stretto: <file>:<line>: <reason>)
+              2  usage error (stderr: stretto: <what is wrong> (see ... --help))
+            """;
+
+    private static final String FLOW_SHOW_HELP = """
+            Usage: stretto flow-show FLOW
+
+            Prints a flow file (*.flow.json) as a person reads it: where it was learned and
+            from how many sessions; the tools and their kinds (only read tools are looked up)
+            with their pinned inputs; the sites, each call after which the flow may look
+            something up, with the lookups that followed it in training and how often; each
+            lookup's arguments, which are required, where their values come from (the
+            earlier result and path, in how many of the training values) and how often the
+            flow's binding matched the agent's own arguments; the decider it is served with
+            and the per-site thresholds; the arbiter, if any (its model, predicates, and each
+            fold's agreement rates and weights); and what stretto promote promoted, with the
+            bar.
+
+            Options:
+              -h, --help   show this help
+
+            Exit status:
+              0  success
+              1  the file is missing, cannot be read, or is not a flow this build reads
+                 (stderr: stretto: <file>: <reason>)
               2  usage error (stderr: stretto: <what is wrong> (see ... --help))
             """;
 
@@ -333,6 +360,18 @@ public final class Stretto {
             }
             case "import-answers" -> {
                 return AnswerTransfer.importCommand(args, in, out, err);
+            }
+            case "flow-show" -> {
+                Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());
+                if (helpAsked(a, out, FLOW_SHOW_HELP)) {
+                    return EXIT_OK;
+                }
+                Path flow = single(command, a, "FLOW");
+                if (Files.isDirectory(flow)) {
+                    throw new IOException(flow + ": is a directory, not a flow");
+                }
+                new FlowShow(out).print(flow.toString(), FlowFile.read(flow));
+                return EXIT_OK;
             }
             case "flow" -> {
                 Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());
