@@ -77,6 +77,9 @@ public final class Stretto {
                                    decisions, the lookups made and the surprise
               flow-show FLOW       print a flow file: its sites, lookups and bindings,
                                    arbiter and promotion
+              evaluate --target NAME=DECIDER@THRESHOLD FILE...
+                                   estimate other deciding rules from labelled decisions
+                                   logged with --flow-explore (see evaluate --help)
 
             Options:
               -h, --help       show this help (also after any command)
@@ -360,6 +363,9 @@ public final class Stretto {
             }
             case "import-answers" -> {
                 return AnswerTransfer.importCommand(args, in, out, err);
+            }
+            case "evaluate" -> {
+                return EvaluateCli.run(args, out, err);
             }
             case "flow-show" -> {
                 Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());
