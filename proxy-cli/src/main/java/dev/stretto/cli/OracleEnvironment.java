@@ -1,6 +1,7 @@
 package dev.stretto.cli;
 
 import dev.stretto.proxy.oracle.ApiKey;
+import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleSettings;
 import dev.stretto.proxy.record.Retention;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -61,6 +63,23 @@ public final class OracleEnvironment {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(BASE_URL + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The settings in {@code env} for an oracle of {@code mode}: the key is read only for
+     * {@link Oracle.Mode#JEV}, the one mode that uses it, so a broken key file does not stop a
+     * replayed or mocked run.
+     *
+     * @throws IllegalArgumentException as {@link #read(Map)}
+     */
+    public static OracleSettings read(Map<String, String> env, Oracle.Mode mode) {
+        if (mode == Oracle.Mode.JEV) {
+            return read(env);
+        }
+        Map<String, String> withoutKey = new HashMap<>(env);
+        withoutKey.remove(API_KEY);
+        withoutKey.remove(API_KEY_FILE);
+        return read(withoutKey);
     }
 
     private static ApiKey key(Map<String, String> env) {

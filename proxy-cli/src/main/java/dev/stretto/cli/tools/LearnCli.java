@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -133,17 +132,13 @@ final class LearnCli {
      * The System-One settings from the environment. The key is read only when it may be used
      * ({@code --oracle jev}), so a broken key file does not stop a replayed or mocked run.
      */
+    /** The System-One settings from the environment (the arbiter path only). */
     private static OracleSettings settings(LearnOptions options, Map<String, String> env) throws LearnException {
         if (!(options.arbiter() instanceof LearnOptions.Fit fit)) {
             return OracleSettings.defaults();
         }
-        Map<String, String> used = new HashMap<>(env);
-        if (fit.oracle() != Oracle.Mode.JEV) {
-            used.remove(OracleEnvironment.API_KEY);
-            used.remove(OracleEnvironment.API_KEY_FILE);
-        }
         try {
-            return OracleEnvironment.read(used);
+            return OracleEnvironment.read(env, fit.oracle());
         } catch (IllegalArgumentException e) {
             throw new LearnException(e.getMessage());
         }
@@ -181,13 +176,7 @@ final class LearnCli {
                     "the arbiter comes from the file");
             return new LearnOptions.From(Path.of(v.get("--arbiter-from")));
         }
-        Oracle.Mode mode = switch (v.getOrDefault("--oracle", "jev")) {
-            case "jev" -> Oracle.Mode.JEV;
-            case "replay" -> Oracle.Mode.REPLAY;
-            case "mock" -> Oracle.Mode.MOCK;
-            default -> throw new UsageException(COMMAND, "--oracle takes jev, replay or mock, not '"
-                    + v.get("--oracle") + "'");
-        };
+        Oracle.Mode mode = OracleOption.parse(COMMAND, v.get("--oracle"), Oracle.Mode.JEV);
         double budget = 1.0;
         if (v.containsKey("--oracle-budget")) {
             budget = number(v, "--oracle-budget", "a number of dollars");

@@ -17,7 +17,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -125,13 +124,8 @@ final class PromoteCli {
     }
 
     private static OracleSettings settings(PromoteOptions options, Map<String, String> env) throws LearnException {
-        Map<String, String> used = new HashMap<>(env);
-        if (options.oracle() != Oracle.Mode.JEV) {
-            used.remove(OracleEnvironment.API_KEY);
-            used.remove(OracleEnvironment.API_KEY_FILE);
-        }
         try {
-            return OracleEnvironment.read(used);
+            return OracleEnvironment.read(env, options.oracle());
         } catch (IllegalArgumentException e) {
             throw new LearnException(e.getMessage());
         }
@@ -156,13 +150,7 @@ final class PromoteCli {
                         + "'");
             }
         }
-        Oracle.Mode oracle = switch (v.getOrDefault("--oracle", "replay")) {
-            case "jev" -> Oracle.Mode.JEV;
-            case "replay" -> Oracle.Mode.REPLAY;
-            case "mock" -> Oracle.Mode.MOCK;
-            default -> throw new UsageException(COMMAND, "--oracle takes jev, replay or mock, not '"
-                    + v.get("--oracle") + "'");
-        };
+        Oracle.Mode oracle = OracleOption.parse(COMMAND, v.get("--oracle"), Oracle.Mode.REPLAY);
         PromoteOptions.Algorithm scoring = switch (v.getOrDefault("--scoring", "chained")) {
             case "chained" -> PromoteOptions.Algorithm.CHAINED;
             case "single-pass" -> PromoteOptions.Algorithm.SINGLE_PASS;

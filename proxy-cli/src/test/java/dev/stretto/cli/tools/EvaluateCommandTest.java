@@ -7,8 +7,6 @@ import dev.stretto.cli.evaluate.Estimates;
 import dev.stretto.cli.evaluate.LabelledDecision;
 import dev.stretto.cli.evaluate.LabelledLogs;
 import dev.stretto.cli.evaluate.Target;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,17 +32,8 @@ class EvaluateCommandTest {
     @TempDir
     Path tmp;
 
-    record Run(int status, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            int status = Stretto.run(args, o, e);
-            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
+    private static StrettoTest.Run run(String... args) {
+        return StrettoTest.run(false, args);
     }
 
     private static String option(String tool, double p, double habit, Double binding) {
@@ -132,7 +121,7 @@ class EvaluateCommandTest {
         Path log = smallLog();
         // IPS lookups: terms 1.25, 0, 0, 5, mean 1.5625, sd sqrt(16.796875 / 3), error 1.183; SNIPS the terms
         // times 4 / 6.25; DR turns: 1.125, 0.5, 0.5, -2, mean 0.03125, error 0.693.
-        Run r = run("evaluate", "--target", "h=habit@0.3", "--min-ess", "1", log.toString());
+        StrettoTest.Run r = run("evaluate", "--target", "h=habit@0.3", "--min-ess", "1", log.toString());
         assertEquals(0, r.status(), r.err());
         assertEquals(String.join("\n",
                 "4 labelled decisions from 1 file, logged by reach (4).",
@@ -157,7 +146,7 @@ class EvaluateCommandTest {
                 "    detours   0.500 ± 0.500     2.500 ± 2.500     1.000 ± 1.000     1.750 ± 1.250",
                 "    turns     0.500 ± 0.500     0.000 ± 0.000     0.000 ± 0.000     -0.750 ± 1.250",
                 ""), r.out());
-        Run floor = run("evaluate", "--target", "h=habit@0.3", log.toString());
+        StrettoTest.Run floor = run("evaluate", "--target", "h=habit@0.3", log.toString());
         assertTrue(floor.out().contains("  all sites: 4 decisions, effective sample size 1.471, 0 unsupported (below 10:"
                 + " weighted estimates refused)\n    metric    direct            IPS               SNIPS             doubly"
                 + " robust\n    lookups   1.000 ± 0.000     -                 -                 -\n"), floor.out());
@@ -178,19 +167,19 @@ class EvaluateCommandTest {
     @Test
     void decisionsThatCannotBeEvaluatedAreNamedWithFileAndLine() throws Exception {
         Path log = smallLog();
-        Run arbiter = run("evaluate", "--target", "a=arbiter@0.3", log.toString());
+        StrettoTest.Run arbiter = run("evaluate", "--target", "a=arbiter@0.3", log.toString());
         assertEquals(1, arbiter.status());
         assertEquals("stretto: " + log + ":1: --target a decides with the logged arbiter probabilities, but this"
                 + " decision was logged by reach\n", arbiter.err());
         Path noLabels = Files.writeString(tmp.resolve("n.flow.jsonl"), Files.readString(log)
                 .replaceFirst(",\"labels\":\\[[^\\]]*\\]", ""));
-        Run missing = run("evaluate", "--target", "h=habit@0.3", noLabels.toString());
+        StrettoTest.Run missing = run("evaluate", "--target", "h=habit@0.3", noLabels.toString());
         assertEquals(1, missing.status());
         assertEquals("stretto: " + noLabels + ":1: a decision without \"labels\": each decision needs a list of"
                 + " {\"used\", \"detour\", \"turn\"}, one per option of its policy\n", missing.err());
         Path short_ = Files.writeString(tmp.resolve("x.flow.jsonl"), Files.readString(log)
                 .replaceFirst(",\\{\"detour\":true,\"turn\":false,\"used\":false\\}\\]", "]"));
-        Run mismatch = run("evaluate", "--target", "h=habit@0.3", short_.toString());
+        StrettoTest.Run mismatch = run("evaluate", "--target", "h=habit@0.3", short_.toString());
         assertEquals(1, mismatch.status());
         assertEquals("stretto: " + short_ + ":1: 1 labels for 2 options of the policy\n", mismatch.err());
     }
@@ -210,7 +199,7 @@ class EvaluateCommandTest {
     }
 
     private static void assertUsage(String message, String... args) {
-        Run r = run(args);
+        StrettoTest.Run r = run(args);
         assertEquals(2, r.status(), r.err());
         assertEquals("stretto: evaluate: " + message + " (see 'stretto evaluate --help')\n", r.err());
     }

@@ -7,8 +7,6 @@ import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.Promoted;
 import dev.stretto.trace.testing.Fixtures;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,23 +17,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code stretto flow-show}: flows as people read them. */
 class FlowShowTest {
 
-    record Run(int status, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            int status = Stretto.run(args, o, e);
-            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
+    private static StrettoTest.Run run(String... args) {
+        return StrettoTest.run(false, args);
     }
 
     @Test
     void theShopFlowShowsItsSitesLookupsBindingsAndChances() {
         Path flow = Fixtures.file("home/shop.flow.json");
-        Run r = run("flow-show", flow.toString());
+        StrettoTest.Run r = run("flow-show", flow.toString());
         assertEquals(0, r.status(), r.err());
         assertEquals(String.join("\n",
                 "The shop flow (" + flow + ", format 1)",
@@ -77,7 +66,7 @@ class FlowShowTest {
 
     @Test
     void anArbiterShowsItsModelPredicatesAndTheRatesOfItsIdenticalFolds() {
-        Run r = run("flow-show", Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json").toString());
+        StrettoTest.Run r = run("flow-show", Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json").toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("\nDeciding: with arbiter unless --flow-decider says otherwise (no reach counts, so"
                 + " not with reach)\n"), r.out());
@@ -101,7 +90,7 @@ class FlowShowTest {
         FlowFile.write(shop.withPromoted(new Promoted(new Promoted.Bar(0.3, 0.7, 0.5, 3), Map.of(
                 "get_user_details", new Promoted.SiteScore(12, 12, 12, 6, 0.8160, true),
                 "get_order_details", new Promoted.SiteScore(39, 18, 9, 6, 0.31, false)))), file);
-        Run r = run("flow-show", file.toString());
+        StrettoTest.Run r = run("flow-show", file.toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().endsWith("\nPromotion: acts only after calls at promoted sites. The bar: lookups used at"
                 + " least 70%, Wilson lower bound at least 0.5, from at least 3 tasks, at threshold 0.3\n"
@@ -114,13 +103,13 @@ class FlowShowTest {
     @Test
     void aFileThatIsNotAFlowIsNamedWithTheReason(@TempDir Path tmp) throws Exception {
         Path notFlow = Files.writeString(tmp.resolve("x.json"), "{\"stretto_flow\":3}");
-        Run r = run("flow-show", notFlow.toString());
+        StrettoTest.Run r = run("flow-show", notFlow.toString());
         assertEquals(1, r.status());
         assertEquals("stretto: " + notFlow + ": flow format 3 is not supported (this build reads 1 and 2)\n", r.err());
-        Run none = run("flow-show");
+        StrettoTest.Run none = run("flow-show");
         assertEquals(2, none.status());
         assertEquals("stretto: flow-show: no FLOW given (see 'stretto flow-show --help')\n", none.err());
-        Run help = run("flow-show", "--help");
+        StrettoTest.Run help = run("flow-show", "--help");
         assertEquals(0, help.status());
         assertTrue(help.out().startsWith("Usage: stretto flow-show FLOW\n"));
     }

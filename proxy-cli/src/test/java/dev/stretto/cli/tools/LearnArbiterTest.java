@@ -23,10 +23,7 @@ import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.testing.Fixtures;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,17 +54,8 @@ class LearnArbiterTest {
     @TempDir
     Path tmp;
 
-    record Run(int status, String out, String err) {
-    }
-
-    private static Run run(Map<String, String> env, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            int status = Stretto.run(args, InputStream.nullInputStream(), o, e, false, false, env);
-            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
+    private static StrettoTest.Run run(Map<String, String> env, String... args) {
+        return StrettoTest.run(env, args);
     }
 
     private static String[] learn(Path out, String... more) {
@@ -88,7 +76,7 @@ class LearnArbiterTest {
             }
         }
         Path out = tmp.resolve("train.flow.json");
-        Run r = run(Map.of(), "learn", "--sessions", train.toString(), "--domain", "shop", "--out", out.toString(),
+        StrettoTest.Run r = run(Map.of(), "learn", "--sessions", train.toString(), "--domain", "shop", "--out", out.toString(),
                 "--habit-only");
         assertEquals(0, r.status(), r.err());
         Flow habit = FlowFile.read(out);
@@ -143,7 +131,7 @@ class LearnArbiterTest {
         }
 
         Path out = tmp.resolve("shop.flow.json");
-        Run r = run(Map.of(), learn(out, "--oracle", "replay", "--oracle-cache", cacheDir.toString(), "--predicates",
+        StrettoTest.Run r = run(Map.of(), learn(out, "--oracle", "replay", "--oracle-cache", cacheDir.toString(), "--predicates",
                 predicatesFile.toString()));
         assertEquals(0, r.status(), r.err());
         assertTrue(r.err().contains("stretto: held out 2 of 6 tasks to fit the arbiter on; the habit learns from the"
@@ -230,7 +218,7 @@ class LearnArbiterTest {
     @Test
     void manifestOptionsOfferEveryReadAndRefitHabitLearnsTheHabitFromEverySession() throws IOException {
         Path out = tmp.resolve("shop.flow.json");
-        Run r = run(Map.of(), learn(out, "--oracle", "mock", "--manifest-options", "--refit-habit"));
+        StrettoTest.Run r = run(Map.of(), learn(out, "--oracle", "mock", "--manifest-options", "--refit-habit"));
         assertEquals(0, r.status(), r.err());
         assertTrue(r.err().contains("(mock answers)"), r.err());
         assertTrue(r.err().contains("stretto: learning the habit again from every session (--refit-habit)\n"), r.err());
@@ -249,19 +237,19 @@ class LearnArbiterTest {
     void questionsTheCacheCannotAnswerStopLearningBeforeAnythingIsAsked() {
         Path out = tmp.resolve("f.json");
         Path cacheDir = tmp.resolve("empty-cache");
-        Run replay = run(Map.of(), learn(out, "--oracle", "replay", "--oracle-cache", cacheDir.toString()));
+        StrettoTest.Run replay = run(Map.of(), learn(out, "--oracle", "replay", "--oracle-cache", cacheDir.toString()));
         assertEquals(1, replay.status());
         assertTrue(replay.err().contains("stretto: --oracle replay answers from the cache only, and 8 of the 8"
                 + " questions are not in " + cacheDir + " (the first: "), replay.err());
 
-        Run noKey = run(Map.of(), learn(out, "--oracle-cache", cacheDir.toString()));
+        StrettoTest.Run noKey = run(Map.of(), learn(out, "--oracle-cache", cacheDir.toString()));
         assertEquals(1, noKey.status());
         assertTrue(noKey.err().endsWith("stretto: 8 questions about the held-out sessions are not in the cache "
                 + cacheDir + ", and asking System-One (--oracle jev, the default) needs a TypeSafe API key: set"
                 + " TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE, or use --oracle replay with a cache of answers,"
                 + " --oracle mock to try it out, or --habit-only to learn without a model\n"), noKey.err());
 
-        Run broke = run(Map.of("TYPESAFE_API_KEY", "sk-test"), learn(out, "--oracle-cache", cacheDir.toString(),
+        StrettoTest.Run broke = run(Map.of("TYPESAFE_API_KEY", "sk-test"), learn(out, "--oracle-cache", cacheDir.toString(),
                 "--oracle-budget", "0"));
         assertEquals(1, broke.status());
         assertTrue(broke.err().matches("(?s).*stretto: the 8 questions not in the cache " + Pattern.quote(
@@ -269,7 +257,7 @@ class LearnArbiterTest {
                 + " the budget to ask them\n"), broke.err());
         assertFalse(broke.err().contains("sk-test"));
 
-        Run badKeyFile = run(Map.of("TYPESAFE_API_KEY_FILE", tmp.resolve("missing-key").toString()),
+        StrettoTest.Run badKeyFile = run(Map.of("TYPESAFE_API_KEY_FILE", tmp.resolve("missing-key").toString()),
                 learn(out, "--oracle-cache", cacheDir.toString()));
         assertEquals(1, badKeyFile.status());
         assertTrue(badKeyFile.err().contains("stretto: TYPESAFE_API_KEY_FILE names " + tmp.resolve("missing-key")
@@ -289,7 +277,7 @@ class LearnArbiterTest {
                 + "  \"predicates\": [" + predicate + "],\n  \"weighed\": [" + predicate + "],\n"
                 + "  \"fitted\": " + fitted + ",\n  \"model\": \"jev-latest\"\n}\n");
         Path out = tmp.resolve("shop.flow.json");
-        Run r = run(Map.of(), learn(out, "--arbiter-from", file.toString()));
+        StrettoTest.Run r = run(Map.of(), learn(out, "--arbiter-from", file.toString()));
         assertEquals(0, r.status(), r.err());
         String written = COMPILED.matcher(Files.readString(out, StandardCharsets.UTF_8)).replaceFirst("");
         String reference = COMPILED.matcher(Files.readString(Fixtures.file("home/shop.flow.json"),
@@ -309,7 +297,7 @@ class LearnArbiterTest {
     void aFlowWithAnArbiterLendsItsFoldsSourcesAndCasesAsTheyAre() throws IOException {
         Path out = tmp.resolve("shop.flow.json");
         Path from = Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json");
-        Run r = run(Map.of(), learn(out, "--arbiter-from", from.toString()));
+        StrettoTest.Run r = run(Map.of(), learn(out, "--arbiter-from", from.toString()));
         assertEquals(0, r.status(), r.err());
         Flow shipped = FlowFile.read(from);
         Flow flow = FlowFile.read(out);
@@ -331,7 +319,7 @@ class LearnArbiterTest {
 
     @Test
     void aFlowWithoutAnArbiterHasNoneToLend() {
-        Run r = run(Map.of(), learn(tmp.resolve("f.json"), "--arbiter-from",
+        StrettoTest.Run r = run(Map.of(), learn(tmp.resolve("f.json"), "--arbiter-from",
                 Fixtures.file("home/shop.flow.json").toString()));
         assertEquals(1, r.status());
         assertTrue(r.err().endsWith("stretto: the flow to take an arbiter from has none\n"), r.err());

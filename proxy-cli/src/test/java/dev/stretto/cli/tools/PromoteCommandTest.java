@@ -7,10 +7,7 @@ import dev.stretto.cli.promote.Wilson;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.trace.testing.Fixtures;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,17 +32,8 @@ class PromoteCommandTest {
     @TempDir
     Path tmp;
 
-    record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            int status = Stretto.run(args, InputStream.nullInputStream(), o, e, false, false, Map.of());
-            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
+    private static StrettoTest.Run run(String... args) {
+        return StrettoTest.run(Map.of(), args);
     }
 
     /** The shop sessions whose names contain one of {@code ids} (all when none), recorded in shadow. */
@@ -98,7 +86,7 @@ class PromoteCommandTest {
         Path dir = shadow();
         Path out = tmp.resolve("promoted.flow.json");
         Path report = tmp.resolve("report.md");
-        Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out.toString(),
+        StrettoTest.Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out.toString(),
                 "--report", report.toString());
         assertEquals(0, r.status(), r.err());
         assertEquals("stretto: read 6 session logs from " + dir + "\n"
@@ -134,7 +122,7 @@ class PromoteCommandTest {
     void theSinglePassScoringDecidesOnceAfterEachCall() throws Exception {
         Path dir = shadow();
         Path out = tmp.resolve("promoted.flow.json");
-        Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out.toString(),
+        StrettoTest.Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out.toString(),
                 "--scoring", "single-pass");
         assertEquals(0, r.status(), r.err());
         // After find_user: get_user, used; after get_user: get_order #a, used; after #a: #b, used anywhere later
@@ -154,7 +142,7 @@ class PromoteCommandTest {
         assertEquals(0.0, Wilson.lower(0, 0));
         Path dir = shadow("14540", "14565", "14594");
         Path out = tmp.resolve("promoted.flow.json");
-        Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out.toString(),
+        StrettoTest.Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out.toString(),
                 "--scoring", "single-pass");
         assertEquals(0, r.status(), r.err());
         String written = Files.readString(out, StandardCharsets.UTF_8);
@@ -165,7 +153,7 @@ class PromoteCommandTest {
     @Test
     void aBarNoSiteMeetsIsSaidAndThePromotedFlowHandsBackEverywhere() throws Exception {
         Path dir = shadow();
-        Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out",
+        StrettoTest.Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out",
                 tmp.resolve("p.json").toString(), "--min-tasks", "7");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.err().endsWith("stretto: scored 6 episodes (0 decisions left out, unanswered); 0 of 4 sites"
@@ -186,7 +174,7 @@ class PromoteCommandTest {
         Path log = Fixtures.file("home/logs/retail/20260928T020401.312Z-14780.jsonl");
         Files.copy(log, dir.resolve(log.getFileName()));
         Path flow = Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json");
-        Run r = run("promote", "--flow", flow.toString(), "--sessions", dir.toString(), "--out",
+        StrettoTest.Run r = run("promote", "--flow", flow.toString(), "--sessions", dir.toString(), "--out",
                 tmp.resolve("p.json").toString(), "--oracle-cache", tmp.resolve("empty").toString());
         assertEquals(0, r.status(), r.err());
         // The retail session: find_user fails, then succeeds, get_user, get_order, cancel. The arbiter asks at
@@ -195,7 +183,7 @@ class PromoteCommandTest {
         assertTrue(r.err().endsWith("stretto: scored 1 episodes (3 decisions left out, unanswered); 0 of 2 sites"
                 + " promoted\nstretto: no site met the bar, so the promoted flow hands back after every call\n"),
                 r.err());
-        Run mocked = run("promote", "--flow", flow.toString(), "--sessions", dir.toString(), "--out",
+        StrettoTest.Run mocked = run("promote", "--flow", flow.toString(), "--sessions", dir.toString(), "--out",
                 tmp.resolve("m.json").toString(), "--oracle", "mock");
         assertEquals(0, mocked.status(), mocked.err());
         assertTrue(mocked.err().contains("stretto: scored 1 episodes (0 decisions left out, unanswered); "), mocked.err());
@@ -206,16 +194,16 @@ class PromoteCommandTest {
     void aDeciderTheFlowCannotServeOrNoSessionsIsAnError() throws Exception {
         Path dir = shadow("14457");
         String out = tmp.resolve("p.json").toString();
-        Run arbiter = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out,
+        StrettoTest.Run arbiter = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out,
                 "--decider", "arbiter");
         assertEquals(1, arbiter.status());
         assertEquals("stretto: the flow has no arbiter: promote it with --decider reach\n", arbiter.err());
-        Run reach = run("promote", "--flow", Fixtures.file("retail-5-sessions.flow.json").toString(), "--sessions",
+        StrettoTest.Run reach = run("promote", "--flow", Fixtures.file("retail-5-sessions.flow.json").toString(), "--sessions",
                 dir.toString(), "--out", out, "--decider", "reach");
         assertEquals(1, reach.status());
         assertEquals("stretto: the flow has no counts for --decider reach: learn it again\n", reach.err());
         Path empty = Files.createDirectories(tmp.resolve("empty"));
-        Run none = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", empty.toString(), "--out", out);
+        StrettoTest.Run none = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", empty.toString(), "--out", out);
         assertEquals(1, none.status());
         assertEquals("stretto: no episodes to score: pass --sessions, --otel or --results for shop\n", none.err());
         assertTrue(Files.notExists(Path.of(out)));
@@ -236,14 +224,14 @@ class PromoteCommandTest {
     }
 
     private static void assertUsage(String message, String... args) {
-        Run r = run(args);
+        StrettoTest.Run r = run(args);
         assertEquals(2, r.status(), r.err());
         assertEquals("stretto: promote: " + message + " (see 'stretto promote --help')\n", r.err());
     }
 
     @Test
     void helpNamesEveryOption() {
-        Run r = run("promote", "--help");
+        StrettoTest.Run r = run("promote", "--help");
         assertEquals(0, r.status());
         for (String option : new String[] {"--flow FILE", "--sessions DIR", "--out FILE", "--report FILE",
                 "--decider NAME", "--oracle MODE", "--oracle-cache DIR", "--threshold P", "--min-used SHARE",
