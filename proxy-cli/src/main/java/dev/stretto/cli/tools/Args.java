@@ -67,4 +67,20 @@ record Args(Set<String> flags, java.util.Map<String, String> values, List<String
     boolean has(String flag) {
         return flags.contains(flag);
     }
+
+    /**
+     * Checks that the options of {@code names} are given and there are no operands.
+     *
+     * @throws UsageException naming the first missing option, or the first operand
+     */
+    void requireOptionsOnly(String command, String... names) throws UsageException {
+        if (!operands.isEmpty()) {
+            throw new UsageException(command, "unexpected argument '" + operands.getFirst() + "'");
+        }
+        for (String name : names) {
+            if (!values.containsKey(name)) {
+                throw new UsageException(command, name + " is required");
+            }
+        }
+    }
 }

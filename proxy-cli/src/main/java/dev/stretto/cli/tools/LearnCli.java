@@ -128,10 +128,6 @@ final class LearnCli {
         }
     }
 
-    /**
-     * The System-One settings from the environment. The key is read only when it may be used
-     * ({@code --oracle jev}), so a broken key file does not stop a replayed or mocked run.
-     */
     /** The System-One settings from the environment (the arbiter path only). */
     private static OracleSettings settings(LearnOptions options, Map<String, String> env) throws LearnException {
         if (!(options.arbiter() instanceof LearnOptions.Fit fit)) {
@@ -145,15 +141,8 @@ final class LearnCli {
     }
 
     private static LearnOptions options(Args a) throws UsageException {
-        if (!a.operands().isEmpty()) {
-            throw new UsageException(COMMAND, "unexpected argument '" + a.operands().getFirst() + "'");
-        }
+        a.requireOptionsOnly(COMMAND, "--sessions", "--domain", "--out");
         Map<String, String> v = a.values();
-        for (String required : new String[] {"--sessions", "--domain", "--out"}) {
-            if (!v.containsKey(required)) {
-                throw new UsageException(COMMAND, required + " is required");
-            }
-        }
         Double halfLife = null;
         if (v.containsKey("--half-life")) {
             halfLife = number(v, "--half-life", "a number of sessions");

@@ -132,15 +132,8 @@ final class PromoteCli {
     }
 
     private static PromoteOptions options(Args a) throws UsageException {
-        if (!a.operands().isEmpty()) {
-            throw new UsageException(COMMAND, "unexpected argument '" + a.operands().getFirst() + "'");
-        }
+        a.requireOptionsOnly(COMMAND, "--flow", "--sessions", "--out");
         Map<String, String> v = a.values();
-        for (String required : new String[] {"--flow", "--sessions", "--out"}) {
-            if (!v.containsKey(required)) {
-                throw new UsageException(COMMAND, required + " is required");
-            }
-        }
         DeciderKind decider = null;
         if (v.containsKey("--decider")) {
             try {
