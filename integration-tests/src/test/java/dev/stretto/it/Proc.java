@@ -70,7 +70,7 @@ final class Proc implements AutoCloseable {
         pb.directory(dir.toFile());
         pb.environment().clear();
         pb.environment().putAll(env);
-        return new Proc(pb.start());
+        return new Proc(pb.start(), true);
     }
 
     /** bin/stretto-proxy with {@code args}, in the test's directory, with {@code env} added. */
