@@ -7,7 +7,6 @@ import dev.stretto.cli.evaluate.Estimates;
 import dev.stretto.cli.evaluate.LabelledDecision;
 import dev.stretto.cli.evaluate.LabelledLogs;
 import dev.stretto.cli.evaluate.Target;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,7 +7,6 @@ import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.Promoted;
 import dev.stretto.trace.testing.Fixtures;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

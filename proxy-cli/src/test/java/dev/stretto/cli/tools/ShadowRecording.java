@@ -13,7 +13,6 @@ import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
