@@ -10,6 +10,7 @@
 //   throughput  wall time of a pipelined burst of tools/call (no delay)
 //   latency     sequential ping round trips (median and p99)
 //   memory      peak resident set (VmHWM) of the whole process tree during the burst
+//   learn       wall time of `stretto learn --habit-only` over 1,000 sessions (learnRow)
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -91,6 +92,53 @@ public class Benchmark {
                         + " ping p50 %+.0f us, ping p99 %+.0f us, burst %+.0f ms, start-up %+.0f ms%n",
                 median(pingMedian[active]) - median(pingMedian[passive]), median(pingP99[active]) - median(pingP99[passive]),
                 median(burst[active]) - median(burst[passive]), median(startup[active]) - median(startup[passive]));
+        learnRow(root, Integer.getInteger("sessions", 1000), Integer.getInteger("learnRounds", 3));
+    }
+
+    /**
+     * How long `stretto learn --habit-only` takes for many sessions: copies of the six shop
+     * logs of the test data, each with a fresh session id, written into a temporary directory,
+     * learned from learnRounds times (the median is printed, with the JVM's start-up included).
+     */
+    static void learnRow(Path root, int sessions, int learnRounds) throws Exception {
+        if (sessions <= 0) {
+            return;
+        }
+        Path dir = Files.createTempDirectory("stretto-bench-learn");
+        Path logs = Files.createDirectories(dir.resolve("logs"));
+        List<Path> shop;
+        try (var files = Files.list(root.resolve("testdata/reference/home/logs/shop"))) {
+            shop = files.filter(f -> f.toString().endsWith(".jsonl")).sorted().toList();
+        }
+        java.time.LocalDateTime start = java.time.LocalDateTime.of(2027, 1, 1, 0, 0);
+        for (int i = 0; i < sessions; i++) {
+            Path source = shop.get(i % shop.size());
+            String old = source.getFileName().toString().replace(".jsonl", "");
+            String id = start.plusSeconds(i).format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss"))
+                    + ".000Z-" + (20000 + i);
+            String text = Files.readString(source, StandardCharsets.UTF_8);
+            int firstLine = text.indexOf('\n');
+            Files.writeString(logs.resolve(id + ".jsonl"), text.substring(0, firstLine).replace(old, id)
+                    + text.substring(firstLine), StandardCharsets.UTF_8);
+        }
+        double[] seconds = new double[learnRounds];
+        for (int r = 0; r < learnRounds; r++) {
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder(root.resolve("bin/stretto").toString(), "learn", "--sessions",
+                    logs.toString(), "--domain", "shop", "--out", dir.resolve("shop.flow.json").toString(),
+                    "--habit-only").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException("stretto learn failed with status " + p.exitValue());
+            }
+            seconds[r] = (System.nanoTime() - t0) / 1e9;
+        }
+        System.out.printf(Locale.ROOT, "stretto learn --habit-only, %d sessions: %.1f s (median of %d runs)%n",
+                sessions, median(seconds), learnRounds);
+        try (var files = Files.walk(dir)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
     }
 
     static double median(double[] xs) {

@@ -1,5 +1,6 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.trace.episode.Timeline;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -65,14 +67,22 @@ public final class Stretto {
               sessions DIR         list the sessions under DIR as a table
               guards LOG|DIR...    replay the sessions' writes through the policy guards of
                                    their domain: each rule's verdict, and what it would refuse
-              learn --sessions DIR --domain NAME --out FILE --habit-only
+              learn --sessions DIR --domain NAME --out FILE [--habit-only]
                                    learn a flow from the sessions (see learn --help)
+              promote --flow FILE --sessions DIR --out FILE
+                                   promote the sites of a flow where the agent used
+                                   its lookups in shadow runs (see promote --help)
               export-answers --oracle-cache DIR [OUT]
                                    write the oracle's cached answers as JSON lines
               import-answers --oracle-cache DIR [FILE]
                                    add the answers of such a file to a cache
               flow LOG.flow.jsonl  print a flow log: each run after an agent's call, its
                                    decisions, the lookups made and the surprise
+              flow-show FLOW       print a flow file: its sites, lookups and bindings,
+                                   arbiter and promotion
+              evaluate --target NAME=DECIDER@THRESHOLD FILE...
+                                   estimate other deciding rules from labelled decisions
+                                   logged with --flow-explore (see evaluate --help)
 
             Options:
               -h, --help       show this help (also after any command)
@@ -189,6 +199,30 @@ public final class Stretto {
               2  usage error (stderr: stretto: <what is wrong> (see ... --help))
             """;
 
+    private static final String FLOW_SHOW_HELP = """
+            Usage: stretto flow-show FLOW
+
+            Prints a flow file (*.flow.json) as a person reads it: where it was learned and
+            from how many sessions; the tools and their kinds (only read tools are looked up)
+            with their pinned inputs; the sites, each call after which the flow may look
+            something up, with the lookups that followed it in training and how often; each
+            lookup's arguments, which are required, where their values come from (the
+            earlier result and path, in how many of the training values) and how often the
+            flow's binding matched the agent's own arguments; the decider it is served with
+            and the per-site thresholds; the arbiter, if any (its model, predicates, and each
+            fold's agreement rates and weights); and what stretto promote promoted, with the
+            bar.
+
+            Options:
+              -h, --help   show this help
+
+            Exit status:
+              0  success
+              1  the file is missing, cannot be read, or is not a flow this build reads
+                 (stderr: stretto: <file>: <reason>)
+              2  usage error (stderr: stretto: <what is wrong> (see ... --help))
+            """;
+
     private Stretto() {
     }
 
@@ -225,9 +259,24 @@ public final class Stretto {
      */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour,
                           boolean bars) {
+        return run(args, in, out, err, colour, bars, Map.of());
+    }
+
+    /**
+     * Runs one {@code stretto} command line with an environment: {@code learn} and
+     * {@code promote} read the System-One settings from it ({@code TYPESAFE_API_KEY}, ...).
+     *
+     * @param env the environment variables (the process's own, for the command line)
+     * @see #run(String[], InputStream, PrintStream, PrintStream, boolean, boolean)
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour,
+                          boolean bars, Map<String, String> env) {
         try {
             if (args.length > 0 && args[0].equals(LearnCli.COMMAND)) {
-                return LearnCli.run(args, out, err, bars);
+                return LearnCli.run(args, out, err, bars, env);
+            }
+            if (args.length > 0 && args[0].equals(PromoteCli.COMMAND)) {
+                return PromoteCli.run(args, out, err, bars, env);
             }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {
@@ -359,6 +408,21 @@ public final class Stretto {
             }
             case "import-answers" -> {
                 return AnswerTransfer.importCommand(args, in, out, err);
+            }
+            case "evaluate" -> {
+                return EvaluateCli.run(args, out, err);
+            }
+            case "flow-show" -> {
+                Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());
+                if (helpAsked(a, out, FLOW_SHOW_HELP)) {
+                    return EXIT_OK;
+                }
+                Path flow = single(command, a, "FLOW");
+                if (Files.isDirectory(flow)) {
+                    throw new IOException(flow + ": is a directory, not a flow");
+                }
+                new FlowShow(out).print(flow.toString(), FlowFile.read(flow));
+                return EXIT_OK;
             }
             case "flow" -> {
                 Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());

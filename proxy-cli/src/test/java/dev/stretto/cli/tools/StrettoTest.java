@@ -39,6 +39,17 @@ class StrettoTest {
         }
     }
 
+    /** Runs a command line with an environment, as {@code learn} and {@code promote} read one. */
+    static Run run(java.util.Map<String, String> env, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            int status = Stretto.run(args, InputStream.nullInputStream(), o, e, false, false, env);
+            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+
     private static Run run(String... args) {
         return run(false, args);
     }
