@@ -3,6 +3,8 @@
 // Every figure is a ratio against a baseline measured in the same run, interleaved with
 // it, because the machines here are noisy: the demo server on its own is the baseline,
 // and the same work goes through stretto-proxy in front of it (passive, then recording).
+// Active mode is measured on the demo's retail world (--guards --commit), beside the
+// passive proxy on the same world, and the difference between the two is printed.
 //
 //   start-up    time from process start to the initialize answer (median of N runs)
 //   throughput  wall time of a pipelined burst of tools/call (no delay)
@@ -25,8 +27,16 @@ import java.util.Locale;
 public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    record Setup(String name, List<String> command) {
+    /**
+     * @param call the burst's tools/call, with %d for the call's number
+     */
+    record Setup(String name, List<String> command, String call) {
     }
+
+    static final String ECHO_CALL = "{\"jsonrpc\":\"2.0\",\"id\":\"c%d\",\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\","
+            + "\"arguments\":{\"text\":\"call %<d\"}}}\n";
+    static final String RETAIL_CALL = "{\"jsonrpc\":\"2.0\",\"id\":\"c%d\",\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"get_order_details\",\"arguments\":{\"order_id\":\"#W%<da\"}}}\n";
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
@@ -37,9 +47,12 @@ public class Benchmark {
         String proxy = root.resolve("bin/stretto-proxy").toString();
         Path logs = Files.createTempDirectory("stretto-bench-logs");
         List<Setup> setups = List.of(
-                new Setup("demo alone (baseline)", List.of(demo)),
-                new Setup("proxy, passive", List.of(proxy, "--", demo)),
-                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo)));
+                new Setup("demo alone (baseline)", List.of(demo), ECHO_CALL),
+                new Setup("proxy, passive", List.of(proxy, "--", demo), ECHO_CALL),
+                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo), ECHO_CALL),
+                new Setup("retail, passive", List.of(proxy, "--", demo, "--world", "retail"), RETAIL_CALL),
+                new Setup("retail, --guards --commit", List.of(proxy, "--domain", "retail", "--guards", "--commit", "--",
+                        demo, "--world", "retail"), RETAIL_CALL));
 
         int n = setups.size();
         double[][] startup = new double[n][rounds];
@@ -49,7 +62,7 @@ public class Benchmark {
         double[][] rss = new double[n][rounds];
         for (int r = 0; r < rounds; r++) {
             for (int s = 0; s < n; s++) { // interleaved, so drift hits every setup alike
-                Run run = Run.of(setups.get(s).command(), calls, pings);
+                Run run = Run.of(setups.get(s).command(), setups.get(s).call(), calls, pings);
                 startup[s][r] = run.startupMs;
                 burst[s][r] = run.burstMs;
                 pingMedian[s][r] = run.pingMedianUs;
@@ -60,19 +73,25 @@ public class Benchmark {
         }
         System.out.printf(Locale.ROOT, "stretto-proxy benchmark: %d rounds, %d calls per burst, %d pings; medians across rounds%n",
                 rounds, calls, pings);
-        System.out.printf(Locale.ROOT, "%-24s %12s %12s %12s %12s %12s%n", "setup", "start-up ms", "burst ms", "ping p50 us",
+        System.out.printf(Locale.ROOT, "%-28s %12s %12s %12s %12s %12s%n", "setup", "start-up ms", "burst ms", "ping p50 us",
                 "ping p99 us", "peak RSS MB");
         for (int s = 0; s < n; s++) {
-            System.out.printf(Locale.ROOT, "%-24s %12.0f %12.0f %12.0f %12.0f %12.0f%n", setups.get(s).name(),
+            System.out.printf(Locale.ROOT, "%-28s %12.0f %12.0f %12.0f %12.0f %12.0f%n", setups.get(s).name(),
                     median(startup[s]), median(burst[s]), median(pingMedian[s]), median(pingP99[s]), median(rss[s]));
         }
         System.out.println("ratios against the baseline (1.00 = no cost):");
         for (int s = 1; s < n; s++) {
-            System.out.printf(Locale.ROOT, "%-24s %12.2f %12.2f %12.2f %12.2f %12.2f%n", setups.get(s).name(),
+            System.out.printf(Locale.ROOT, "%-28s %12.2f %12.2f %12.2f %12.2f %12.2f%n", setups.get(s).name(),
                     median(startup[s]) / median(startup[0]), median(burst[s]) / median(burst[0]),
                     median(pingMedian[s]) / median(pingMedian[0]), median(pingP99[s]) / median(pingP99[0]),
                     median(rss[s]) / median(rss[0]));
         }
+        int passive = n - 2;
+        int active = n - 1;
+        System.out.printf(Locale.ROOT, "active mode (--guards --commit) against the passive proxy on the retail world:"
+                        + " ping p50 %+.0f us, ping p99 %+.0f us, burst %+.0f ms, start-up %+.0f ms%n",
+                median(pingMedian[active]) - median(pingMedian[passive]), median(pingP99[active]) - median(pingP99[passive]),
+                median(burst[active]) - median(burst[passive]), median(startup[active]) - median(startup[passive]));
         learnRow(root, Integer.getInteger("sessions", 1000), Integer.getInteger("learnRounds", 3));
     }
 
@@ -129,7 +148,7 @@ public class Benchmark {
     }
 
     record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
-        static Run of(List<String> command, int calls, int pings) throws Exception {
+        static Run of(List<String> command, String call, int calls, int pings) throws Exception {
             long t0 = System.nanoTime();
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             try {
@@ -150,20 +169,15 @@ public class Benchmark {
                 }
                 Arrays.sort(rtt);
 
+                StringBuilder lines = new StringBuilder();
+                for (int i = 0; i < calls; i++) {
+                    lines.append(String.format(Locale.ROOT, call, i));
+                }
+                byte[] burstBytes = lines.toString().getBytes(StandardCharsets.UTF_8);
                 long b = System.nanoTime();
                 Thread writer = Thread.ofVirtual().start(() -> {
                     try {
-                        StringBuilder sb = new StringBuilder();
-                        for (int i = 0; i < calls; i++) {
-                            sb.append("{\"jsonrpc\":\"2.0\",\"id\":\"c").append(i)
-                              .append("\",\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\",\"arguments\":{\"text\":\"call ")
-                              .append(i).append("\"}}}\n");
-                            if (sb.length() > 1 << 16) {
-                                in.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-                                sb.setLength(0);
-                            }
-                        }
-                        in.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+                        in.write(burstBytes);
                         in.flush();
                     } catch (IOException e) {
                         throw new IllegalStateException(e);

@@ -1,5 +1,7 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.active.ActiveMode;
+import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.record.Retention;
@@ -16,6 +18,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.function.Function;
 import org.tinylog.Logger;
 
 /**
@@ -71,27 +74,22 @@ public final class Proxy {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         String sessionId = SessionId.of(started, ProcessHandle.current().pid());
+        // Active mode: --context names a file in the host's world, as --record does.
+        ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
+                : config.active().withContext(hostPath(config.active().context(), config.host().home(), "context file",
+                        "file"));
+
+        Function<String, LogHeader> headerOf = id -> LogHeader.of(id, started.toEpochMilli(),
+                config.upstream().loggedCommand(), config.domain(), config.agentModel(), config.host().hostSession());
 
         SessionLogFile logFile = null;
         LogWriter logWriter = null;
         if (config.recordDir() != null) {
-            Path dir = expandHome(config.recordDir(), config.host().home());
-            if (startsWithOtherUsersHome(dir)) {
-                throw new ProxyStartException("cannot use the record directory " + dir + ": only a leading ~ on its"
-                        + " own (the home directory) is expanded, not ~user; give the directory's full path", null);
-            }
-            if (startsWithTilde(dir)) {
-                throw new ProxyStartException("cannot expand ~ in the record directory " + dir
-                        + ": the home directory is not known (HOME is not set)", null);
-            }
-            // Hosts start the proxy in a directory nobody chose: messages name the log in full.
-            dir = dir.toAbsolutePath();
+            Path dir = hostPath(config.recordDir(), config.host().home(), "record directory", "directory");
             Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
             try {
-                logFile = SessionLogFile.create(dir, sessionId, id -> LogHeader.of(id, started.toEpochMilli(),
-                        config.upstream().loggedCommand(), config.domain(), config.agentModel(),
-                        config.host().hostSession()).toJson());
+                logFile = SessionLogFile.create(dir, sessionId, id -> headerOf.apply(id).toJson());
             } catch (SessionLogFile.HeaderNotWritten e) {
                 // A log without its header is no log: the session goes on unrecorded.
                 Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
@@ -116,9 +114,12 @@ public final class Proxy {
         Upstream upstream = upstreamFor(config);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
+        // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
+        ActiveSession active = activeMode == null ? null
+                : new ActiveSession(activeMode, headerOf.apply(sessionId), System::nanoTime, startNanos);
         try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
             Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
-                    config.shutdown().hostStall());
+                    config.shutdown().hostStall(), active);
             try {
                 return session.run();
             } catch (IOException e) {
@@ -146,6 +147,28 @@ public final class Proxy {
             return new HttpUpstream(h.endpoint(), h.headers());
         }
         throw new IllegalArgumentException("no upstream for " + spec.getClass().getName());
+    }
+
+    /**
+     * A path the host gave (the record directory, the context file): a leading {@code ~}
+     * expanded, made absolute so messages name it in full. Hosts start the proxy without a
+     * shell, in a directory nobody chose.
+     *
+     * @param what what the path is, for messages ({@code "record directory"})
+     * @param kind {@code "directory"} or {@code "file"}, for messages
+     * @throws ProxyStartException for {@code ~user}, or a {@code ~} with no home known
+     */
+    static Path hostPath(Path path, Path home, String what, String kind) throws ProxyStartException {
+        if (startsWithOtherUsersHome(path)) {
+            throw new ProxyStartException("cannot use the " + what + " " + path + ": only a leading ~ on its own (the"
+                    + " home directory) is expanded, not ~user; give the " + kind + "'s full path", null);
+        }
+        Path expanded = expandHome(path, home);
+        if (startsWithTilde(expanded)) {
+            throw new ProxyStartException("cannot expand ~ in the " + what + " " + path
+                    + ": the home directory is not known (HOME is not set)", null);
+        }
+        return expanded.toAbsolutePath();
     }
 
     /**

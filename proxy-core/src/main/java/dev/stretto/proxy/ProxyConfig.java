@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.upstream.Subreaper;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -22,10 +23,12 @@ import java.util.Objects;
  * @param subreaper  how processes a child server leaves behind are found: through this JVM
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
+ * @param active     active mode (guards, the commit tool, the conversation file), or null for
+ *                   passive mode, which only forwards and records
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
-                          InstantSource clock, Subreaper subreaper) {
+                          InstantSource clock, Subreaper subreaper, ActiveMode active) {
 
     /**
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given without a
@@ -61,6 +64,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private ShutdownTimings shutdown = ShutdownTimings.DEFAULT;
         private InstantSource clock = InstantSource.system();
         private Subreaper subreaper;
+        private ActiveMode active;
 
         private Builder(UpstreamSpec upstream) {
             this.upstream = Objects.requireNonNull(upstream, "upstream");
@@ -118,10 +122,16 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
+        /** Active mode; null (the default) for passive mode. */
+        public Builder active(ActiveMode active) {
+            this.active = active;
+            return this;
+        }
+
         /** The configuration. */
         public ProxyConfig build() {
             return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
-                    subreaper != null ? subreaper : new Subreaper());
+                    subreaper != null ? subreaper : new Subreaper(), active);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.stretto.cli.tools;
 
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.guard.Guards;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
 import dev.stretto.trace.log.SessionLog;
@@ -64,6 +65,8 @@ public final class Stretto {
               episode LOG|DIR...   print the sessions' episodes as JSON lines
               manifest LOG|DIR     print the tools the sessions listed, as a manifest file
               sessions DIR         list the sessions under DIR as a table
+              guards LOG|DIR...    replay the sessions' writes through the policy guards of
+                                   their domain: each rule's verdict, and what it would refuse
               learn --sessions DIR --domain NAME --out FILE [--habit-only]
                                    learn a flow from the sessions (see learn --help)
               promote --flow FILE --sessions DIR --out FILE
@@ -100,10 +103,12 @@ public final class Stretto {
             proxy was given the conversation with --context), and each inferred LLM turn with
             its calls: the tool, its arguments, how long it took and its result shortened to
             one line. Failed calls are marked ERROR, calls the proxy itself refused REFUSED,
-            and the proxy's own lookups (ids stretto-N) LOOKUP. Times are milliseconds after
-            the proxy started. The heading names the domain, the agent's model when the proxy
-            was given --agent-model, and the host's client name from its initialize request.
-            Colours are used only on a terminal, and never when NO_COLOR is set.
+            and the proxy's own lookups (ids stretto-N) LOOKUP. Calls of stretto_commit are
+            marked COMMIT (each part of the commit's result on a line of its own), and the
+            calls a commit made BY COMMIT. Times are milliseconds after the proxy started. The
+            heading names the domain, the agent's model when the proxy was given
+            --agent-model, and the host's client name from its initialize request. Colours
+            are used only on a terminal, and never when NO_COLOR is set.
 
             Options:
               --json       print the session's episode (JSON) instead
@@ -149,6 +154,26 @@ public final class Stretto {
 
             Options:
               -h, --help   show this help
+
+            """ + EXIT_CODES;
+
+    private static final String GUARDS_HELP = """
+            Usage: stretto guards [--domain NAME] [--json] LOG|DIR...
+
+            Replays each recorded session's writes through the policy guards of its domain
+            (the log header's domain, or NAME), each against the session as it stood just
+            before the write, as stretto-proxy --guards checks it live. Prints, for each
+            write, every rule's verdict (pass, fail or unknown) and reason, and whether the
+            write would be refused; then a table of how many writes each rule checked,
+            passed, failed, could not decide, and would have refused. Domains with guards:
+            retail and airline. The .confirmed rules are only logged: they refuse nothing.
+
+            Options:
+              --domain NAME   check every session against NAME's guards instead of its own
+              --json          print one JSON object per write instead: session, t_ms, id,
+                              tool, arguments, refused, and verdicts (rule id -> {"verdict":
+                              "pass"} or {"verdict":"fail"|"unknown","reason":...})
+              -h, --help      show this help
 
             """ + EXIT_CODES;
 
@@ -356,6 +381,26 @@ public final class Stretto {
                 timelines.sort(Comparator.comparingLong((Timeline t) -> t.header().startedUnixMs())
                         .thenComparing(t -> t.header().session()));
                 new SessionTable(out).print(timelines);
+                return EXIT_OK;
+            }
+            case "guards" -> {
+                Args a = Args.parse(command, args, 1, Set.of("--json", "--help", "-h"), Set.of("--domain"));
+                if (helpAsked(a, out, GUARDS_HELP)) {
+                    return EXIT_OK;
+                }
+                if (a.operands().isEmpty()) {
+                    throw new UsageException(command, "no LOG given");
+                }
+                String domain = a.values().get("--domain");
+                if (domain != null && Guards.forDomain(domain).isEmpty()) {
+                    throw new UsageException(command, "no guards for " + domain + " (domains with guards: "
+                            + Guards.domainNames() + ")");
+                }
+                GuardsReport report = new GuardsReport(out, a.has("--json"));
+                for (SessionLog log : readAll(files, a.operands())) {
+                    report.session(log, domain);
+                }
+                report.summary();
                 return EXIT_OK;
             }
             case "export-answers" -> {

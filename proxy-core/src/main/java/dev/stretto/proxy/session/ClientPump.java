@@ -29,7 +29,7 @@ final class ClientPump implements Callable<Void> {
             // if/instanceof, not a pattern switch, whose bootstrap would delay the first line.
             HostInput.Read read = from.take();
             if (read instanceof HostInput.Got(Line line)) {
-                if (!gate.admit(Source.CLIENT, line)) {
+                if (!gate.record(Source.CLIENT, line)) {
                     return null;
                 }
                 to.send(line.bytes(), line.terminated());

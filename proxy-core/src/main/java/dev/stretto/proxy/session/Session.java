@@ -1,5 +1,6 @@
 package dev.stretto.proxy.session;
 
+import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.upstream.ServerLineSink;
@@ -53,6 +54,15 @@ import org.tinylog.Logger;
  * the log writer to write out what it holds, then ends the server ({@link Upstream#stop()}:
  * SIGTERM to the child's tree, SIGKILL a moment later), lets the host's output finish the line
  * it is writing, and throws {@link InterruptedException}.
+ *
+ * <p>Active mode (an {@link ActiveSession}; the lines marked "active mode" below are all it
+ * changes here): the server's lines go to the actor's mailbox instead of the sink above, and
+ * the client pump is replaced by the active session's loops (a pump to the actor, the actor,
+ * the server's writer) and a {@link TaskForks} for the actor's slow work. The actor records
+ * every line through the same gate before it queues the line for a side, and queues the
+ * host's lines on the same {@link HostOutput}; so ending, stopping and a host that stopped
+ * reading are handled as above. The session's end is the active session's: the upstream's
+ * end, then the actor's last work for the host queued.
  */
 public final class Session {
 
@@ -69,6 +79,8 @@ public final class Session {
     private final ReentrantLock sinkLock = new ReentrantLock();
     // Set by run(), before any line can come.
     private volatile HostOutput hostOut;
+    // Active mode: null in passive mode.
+    private final ActiveSession active;
 
     /**
      * A session that is not yet started.
@@ -85,6 +97,15 @@ public final class Session {
      */
     public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
                    HostInput hostIn, OutputStream hostOut, Duration hostStall) {
+        this(name, upstream, recorder, recorderLoop, hostIn, hostOut, hostStall, null);
+    }
+
+    /**
+     * A session that is not yet started, in active mode when {@code active} is not null (the
+     * other parameters are those of the passive constructor).
+     */
+    public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
+                   HostInput hostIn, OutputStream hostOut, Duration hostStall, ActiveSession active) {
         this.name = name;
         this.upstream = upstream;
         this.gate = new ForwardGate(recorder);
@@ -92,6 +113,7 @@ public final class Session {
         this.hostIn = hostIn;
         this.hostOutStream = hostOut;
         this.hostStall = hostStall;
+        this.active = active;
     }
 
     /** The upstream's status, as its end returned it. */
@@ -134,7 +156,8 @@ public final class Session {
 
     private void startUpstream() throws IOException {
         try {
-            upstream.start(new ServerLineSink() {
+            // Active mode: the server's lines go to the actor.
+            upstream.start(active != null ? active.serverSink() : new ServerLineSink() {
                 @Override
                 public void line(byte[] line, boolean newline) {
                     toHost(Source.SERVER, line, newline);
@@ -169,8 +192,18 @@ public final class Session {
                         }
                     }));
                 }
-                end = scope.fork(() -> new Ended(upstream.awaitEnd()));
-                others.add(scope.fork(() -> new ClientPump(hostIn, gate, upstream).call()));
+                if (active == null) {
+                    end = scope.fork(() -> new Ended(upstream.awaitEnd()));
+                    others.add(scope.fork(() -> new ClientPump(hostIn, gate, upstream).call()));
+                } else {
+                    // Active mode: the actor and its loops in place of the client pump.
+                    TaskForks forks = new TaskForks(name + "-work");
+                    others.add(scope.fork(() -> forks.call()));
+                    end = scope.fork(() -> new Ended(active.awaitEnd(upstream)));
+                    for (Callable<Void> loop : active.loops(hostIn, upstream, hostOut, gate, forks)) {
+                        others.add(scope.fork(() -> loop.call()));
+                    }
+                }
                 for (Callable<Void> companion : upstream.companions()) {
                     others.add(scope.fork(() -> companion.call()));
                 }
@@ -227,7 +260,7 @@ public final class Session {
             return;
         }
         try {
-            if (gate.admit(from, new Line(bytes, newline))) {
+            if (gate.record(from, new Line(bytes, newline))) {
                 hostOut.write(bytes, newline);
             }
         } catch (InterruptedException e) {

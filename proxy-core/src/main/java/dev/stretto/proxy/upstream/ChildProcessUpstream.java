@@ -19,7 +19,8 @@ import org.tinylog.Logger;
  * A server run as a child process on stdio. It inherits the proxy's environment, working
  * directory and stderr; its stdin and stdout are the session's pipes.
  *
- * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump;
+ * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump (in
+ * active mode, the actor's server writer);
  * {@link #awaitEnd} runs as a fork of the session's scope and waits for the server's output
  * to end and for the server to exit. The server's stdout is read by a daemon thread of its
  * own, {@code stretto-server-stdout-<pid>}, outside the scope, because a read of a pipe
