@@ -3,6 +3,8 @@
 // Every figure is a ratio against a baseline measured in the same run, interleaved with
 // it, because the machines here are noisy: the demo server on its own is the baseline,
 // and the same work goes through stretto-proxy in front of it (passive, then recording).
+// Active mode is measured on the demo's retail world (--guards --commit), beside the
+// passive proxy on the same world, and the difference between the two is printed.
 // -Dagainst=DIR adds the proxy of another checkout (its jars built) to the same rounds.
 // Then sessions run in this JVM, as a harness runs them: see InJvmSessions.java beside this file.
 //
@@ -10,6 +12,7 @@
 //   throughput  wall time of a pipelined burst of tools/call (no delay)
 //   latency     sequential ping round trips (median and p99)
 //   memory      peak resident set (VmHWM) of the whole process tree during the burst
+//   learn       wall time of `stretto learn --habit-only` over 1,000 sessions (learnRow)
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -26,8 +29,16 @@ import java.util.Locale;
 public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    record Setup(String name, List<String> command) {
+    /**
+     * @param call the burst's tools/call, with %d for the call's number
+     */
+    record Setup(String name, List<String> command, String call) {
     }
+
+    static final String ECHO_CALL = "{\"jsonrpc\":\"2.0\",\"id\":\"c%d\",\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\","
+            + "\"arguments\":{\"text\":\"call %<d\"}}}\n";
+    static final String RETAIL_CALL = "{\"jsonrpc\":\"2.0\",\"id\":\"c%d\",\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"get_order_details\",\"arguments\":{\"order_id\":\"#W%<da\"}}}\n";
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
@@ -38,11 +49,11 @@ public class Benchmark {
         if (!part.equals("process")) {
             // The proxy's own messages (warnings only) on stderr, as the CLI has them.
             System.setProperty("tinylog.writer.level", "warn");
-            InJvmSessions.run(Integer.getInteger("sessions", 2000), Integer.getInteger("open", 1000));
+            InJvmSessions.run(Integer.getInteger("injvmSessions", 2000), Integer.getInteger("injvmOpen", 1000));
         }
     }
 
-    /** The proxy as a process in front of the demo, against the demo alone. */
+    /** The proxy as a process in front of the demo, against the demo alone; then stretto learn. */
     static void processes(Path root) throws Exception {
         int rounds = Integer.getInteger("rounds", 5);
         int calls = Integer.getInteger("calls", 20000);
@@ -51,17 +62,21 @@ public class Benchmark {
         String proxy = root.resolve("bin/stretto-proxy").toString();
         Path logs = Files.createTempDirectory("stretto-bench-logs");
         List<Setup> setups = new ArrayList<>(List.of(
-                new Setup("demo alone (baseline)", List.of(demo)),
-                new Setup("proxy, passive", List.of(proxy, "--", demo)),
-                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo))));
+                new Setup("demo alone (baseline)", List.of(demo), ECHO_CALL),
+                new Setup("proxy, passive", List.of(proxy, "--", demo), ECHO_CALL),
+                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo), ECHO_CALL)));
         // Another checkout's proxy (a change's base, say), in front of the same demo, measured
         // in the same rounds: a before/after comparison the machine's drift cannot skew.
         String against = System.getProperty("against");
         if (against != null) {
             String other = Path.of(against).toAbsolutePath().normalize().resolve("bin/stretto-proxy").toString();
-            setups.add(new Setup("against, passive", List.of(other, "--", demo)));
-            setups.add(new Setup("against, --record", List.of(other, "--record", logs.toString(), "--", demo)));
+            setups.add(new Setup("against, passive", List.of(other, "--", demo), ECHO_CALL));
+            setups.add(new Setup("against, --record", List.of(other, "--record", logs.toString(), "--", demo), ECHO_CALL));
         }
+        // The last two: the active-mode comparison below reads them so.
+        setups.add(new Setup("retail, passive", List.of(proxy, "--", demo, "--world", "retail"), RETAIL_CALL));
+        setups.add(new Setup("retail, --guards --commit", List.of(proxy, "--domain", "retail", "--guards", "--commit", "--",
+                demo, "--world", "retail"), RETAIL_CALL));
 
         int n = setups.size();
         double[][] startup = new double[n][rounds];
@@ -71,7 +86,7 @@ public class Benchmark {
         double[][] rss = new double[n][rounds];
         for (int r = 0; r < rounds; r++) {
             for (int s = 0; s < n; s++) { // interleaved, so drift hits every setup alike
-                Run run = Run.of(setups.get(s).command(), calls, pings);
+                Run run = Run.of(setups.get(s).command(), setups.get(s).call(), calls, pings);
                 startup[s][r] = run.startupMs;
                 burst[s][r] = run.burstMs;
                 pingMedian[s][r] = run.pingMedianUs;
@@ -82,18 +97,71 @@ public class Benchmark {
         }
         System.out.printf(Locale.ROOT, "stretto-proxy benchmark: %d rounds, %d calls per burst, %d pings; medians across rounds%n",
                 rounds, calls, pings);
-        System.out.printf(Locale.ROOT, "%-24s %12s %12s %12s %12s %12s%n", "setup", "start-up ms", "burst ms", "ping p50 us",
+        System.out.printf(Locale.ROOT, "%-28s %12s %12s %12s %12s %12s%n", "setup", "start-up ms", "burst ms", "ping p50 us",
                 "ping p99 us", "peak RSS MB");
         for (int s = 0; s < n; s++) {
-            System.out.printf(Locale.ROOT, "%-24s %12.0f %12.0f %12.0f %12.0f %12.0f%n", setups.get(s).name(),
+            System.out.printf(Locale.ROOT, "%-28s %12.0f %12.0f %12.0f %12.0f %12.0f%n", setups.get(s).name(),
                     median(startup[s]), median(burst[s]), median(pingMedian[s]), median(pingP99[s]), median(rss[s]));
         }
         System.out.println("ratios against the baseline (1.00 = no cost):");
         for (int s = 1; s < n; s++) {
-            System.out.printf(Locale.ROOT, "%-24s %12.2f %12.2f %12.2f %12.2f %12.2f%n", setups.get(s).name(),
+            System.out.printf(Locale.ROOT, "%-28s %12.2f %12.2f %12.2f %12.2f %12.2f%n", setups.get(s).name(),
                     median(startup[s]) / median(startup[0]), median(burst[s]) / median(burst[0]),
                     median(pingMedian[s]) / median(pingMedian[0]), median(pingP99[s]) / median(pingP99[0]),
                     median(rss[s]) / median(rss[0]));
+        }
+        int passive = n - 2;
+        int active = n - 1;
+        System.out.printf(Locale.ROOT, "active mode (--guards --commit) against the passive proxy on the retail world:"
+                        + " ping p50 %+.0f us, ping p99 %+.0f us, burst %+.0f ms, start-up %+.0f ms%n",
+                median(pingMedian[active]) - median(pingMedian[passive]), median(pingP99[active]) - median(pingP99[passive]),
+                median(burst[active]) - median(burst[passive]), median(startup[active]) - median(startup[passive]));
+        learnRow(root, Integer.getInteger("sessions", 1000), Integer.getInteger("learnRounds", 3));
+    }
+
+    /**
+     * How long `stretto learn --habit-only` takes for many sessions: copies of the six shop
+     * logs of the test data, each with a fresh session id, written into a temporary directory,
+     * learned from learnRounds times (the median is printed, with the JVM's start-up included).
+     */
+    static void learnRow(Path root, int sessions, int learnRounds) throws Exception {
+        if (sessions <= 0) {
+            return;
+        }
+        Path dir = Files.createTempDirectory("stretto-bench-learn");
+        Path logs = Files.createDirectories(dir.resolve("logs"));
+        List<Path> shop;
+        try (var files = Files.list(root.resolve("testdata/reference/home/logs/shop"))) {
+            shop = files.filter(f -> f.toString().endsWith(".jsonl")).sorted().toList();
+        }
+        java.time.LocalDateTime start = java.time.LocalDateTime.of(2027, 1, 1, 0, 0);
+        for (int i = 0; i < sessions; i++) {
+            Path source = shop.get(i % shop.size());
+            String old = source.getFileName().toString().replace(".jsonl", "");
+            String id = start.plusSeconds(i).format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss"))
+                    + ".000Z-" + (20000 + i);
+            String text = Files.readString(source, StandardCharsets.UTF_8);
+            int firstLine = text.indexOf('\n');
+            Files.writeString(logs.resolve(id + ".jsonl"), text.substring(0, firstLine).replace(old, id)
+                    + text.substring(firstLine), StandardCharsets.UTF_8);
+        }
+        double[] seconds = new double[learnRounds];
+        for (int r = 0; r < learnRounds; r++) {
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder(root.resolve("bin/stretto").toString(), "learn", "--sessions",
+                    logs.toString(), "--domain", "shop", "--out", dir.resolve("shop.flow.json").toString(),
+                    "--habit-only").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException("stretto learn failed with status " + p.exitValue());
+            }
+            seconds[r] = (System.nanoTime() - t0) / 1e9;
+        }
+        System.out.printf(Locale.ROOT, "stretto learn --habit-only, %d sessions: %.1f s (median of %d runs)%n",
+                sessions, median(seconds), learnRounds);
+        try (var files = Files.walk(dir)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
         }
     }
 
@@ -104,7 +172,7 @@ public class Benchmark {
     }
 
     record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
-        static Run of(List<String> command, int calls, int pings) throws Exception {
+        static Run of(List<String> command, String call, int calls, int pings) throws Exception {
             long t0 = System.nanoTime();
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             try {
@@ -125,20 +193,15 @@ public class Benchmark {
                 }
                 Arrays.sort(rtt);
 
+                StringBuilder lines = new StringBuilder();
+                for (int i = 0; i < calls; i++) {
+                    lines.append(String.format(Locale.ROOT, call, i));
+                }
+                byte[] burstBytes = lines.toString().getBytes(StandardCharsets.UTF_8);
                 long b = System.nanoTime();
                 Thread writer = Thread.ofVirtual().start(() -> {
                     try {
-                        StringBuilder sb = new StringBuilder();
-                        for (int i = 0; i < calls; i++) {
-                            sb.append("{\"jsonrpc\":\"2.0\",\"id\":\"c").append(i)
-                              .append("\",\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\",\"arguments\":{\"text\":\"call ")
-                              .append(i).append("\"}}}\n");
-                            if (sb.length() > 1 << 16) {
-                                in.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-                                sb.setLength(0);
-                            }
-                        }
-                        in.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+                        in.write(burstBytes);
                         in.flush();
                     } catch (IOException e) {
                         throw new IllegalStateException(e);

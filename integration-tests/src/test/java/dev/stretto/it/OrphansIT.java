@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * No orphans, no hangs: a process the server left in the background, holding the server's
@@ -128,11 +132,15 @@ class OrphansIT {
         }
     }
 
-    @Test
-    void aHostThatStopsReadingCannotKeepTheProxyFromEndingAndTheLogIsComplete() throws Exception {
+    /** In active mode too, where the actor queues what the host gets (--commit: nothing else changes). */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"passive", "active"})
+    void aHostThatStopsReadingCannotKeepTheProxyFromEndingAndTheLogIsComplete(String mode) throws Exception {
+        List<String> args = new ArrayList<>(mode.equals("active") ? List.of("--commit") : List.of());
+        args.addAll(List.of("--record", logs.toString(), "--", "sh", "-c",
+                "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo '{\"last\":1}'; exit 4"));
         // Three megabytes fill the host's pipe many times over; then the server exits.
-        try (Proc p = Proc.proxyNotRead("--record", logs.toString(), "--", "sh", "-c",
-                "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo '{\"last\":1}'; exit 4")) {
+        try (Proc p = Proc.proxyNotRead(args.toArray(String[]::new))) {
             assertEquals(4, p.waitFor(), p.stderr());
             assertTrue(p.stderr().contains("the host has not read the proxy's output"), p.stderr());
         }

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * SIGTERM (what MCP hosts send a moment after closing stdin), SIGINT and SIGHUP end a session
  * normally: with big lines flowing through {@code cat}, every line the host received is in the
- * log, in order, the log is whole to its last line, and the proxy exits with 128 + the signal.
+ * log, in order, the log is whole to its last line, and the proxy exits with 128 + the signal;
+ * in active mode (the actor records and forwards every line) as in passive mode.
  */
 class SignalShutdownIT {
     private static final int LINE_BYTES = 256 * 1024;
@@ -25,13 +26,19 @@ class SignalShutdownIT {
     @TempDir
     Path logs;
 
-    @ParameterizedTest(name = "SIG{0}")
-    @CsvSource({"TERM, 15", "INT, 2", "HUP, 1"})
-    void aSignalMidStreamEndsTheSessionWithEveryForwardedLineLoggedWhole(String signal, int number) throws Exception {
+    @ParameterizedTest(name = "SIG{0} {2}")
+    @CsvSource({"TERM, 15, passive", "INT, 2, passive", "HUP, 1, passive", "TERM, 15, active", "INT, 2, active"})
+    void aSignalMidStreamEndsTheSessionWithEveryForwardedLineLoggedWhole(String signal, int number, String mode)
+            throws Exception {
         // A test run in the background (a shell's `&`) ignores SIGINT, and the proxy would
         // inherit that; hosts start servers with the default dispositions.
-        try (Proc p = Proc.start(List.of("env", "--default-signal=INT,HUP,TERM", Repo.bin("stretto-proxy"),
-                "--record", logs.toString(), "--", "cat"))) {
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT,HUP,TERM", Repo.bin("stretto-proxy"),
+                "--record", logs.toString()));
+        if (mode.equals("active")) {
+            command.add("--commit");
+        }
+        command.addAll(List.of("--", "cat"));
+        try (Proc p = Proc.start(command)) {
             Thread feeder = Thread.ofVirtual().start(() -> feed(p));
             // Lines flow both ways, and the log has work queued, when the signal comes.
             p.nextLines(20);

@@ -1,6 +1,7 @@
 package dev.stretto.cli;
 
 import dev.stretto.proxy.oracle.ApiKey;
+import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleSettings;
 import dev.stretto.proxy.record.Retention;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -26,10 +28,12 @@ import java.util.Map;
  * A variable set to an empty value counts as not set. Paths are taken as they are (no
  * {@code ~}), relative ones from the working directory.
  */
-final class OracleEnvironment {
+public final class OracleEnvironment {
 
-    static final String API_KEY = "TYPESAFE_API_KEY";
-    static final String API_KEY_FILE = "TYPESAFE_API_KEY_FILE";
+    /** The variable holding the key. */
+    public static final String API_KEY = "TYPESAFE_API_KEY";
+    /** The variable naming a file that holds the key. */
+    public static final String API_KEY_FILE = "TYPESAFE_API_KEY_FILE";
     static final String BASE_URL = "TYPESAFE_BASE_URL";
     static final String MODEL = "TYPESAFE_DEFAULT_MODEL";
     static final String CERT_FILE = "SSL_CERT_FILE";
@@ -44,7 +48,7 @@ final class OracleEnvironment {
      *                                  be used: a key file that cannot be read or is empty, a bad
      *                                  URL; the message never shows the key
      */
-    static OracleSettings read(Map<String, String> env) {
+    public static OracleSettings read(Map<String, String> env) {
         ApiKey key = key(env);
         URI baseUrl = URI.create(OracleSettings.DEFAULT_BASE_URL);
         String base = value(env, BASE_URL);
@@ -59,6 +63,23 @@ final class OracleEnvironment {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(BASE_URL + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The settings in {@code env} for an oracle of {@code mode}: the key is read only for
+     * {@link Oracle.Mode#JEV}, the one mode that uses it, so a broken key file does not stop a
+     * replayed or mocked run.
+     *
+     * @throws IllegalArgumentException as {@link #read(Map)}
+     */
+    public static OracleSettings read(Map<String, String> env, Oracle.Mode mode) {
+        if (mode == Oracle.Mode.JEV) {
+            return read(env);
+        }
+        Map<String, String> withoutKey = new HashMap<>(env);
+        withoutKey.remove(API_KEY);
+        withoutKey.remove(API_KEY_FILE);
+        return read(withoutKey);
     }
 
     private static ApiKey key(Map<String, String> env) {

@@ -2,6 +2,7 @@ package dev.stretto.cli;
 
 import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
 import java.nio.file.InvalidPathException;
@@ -30,7 +31,10 @@ final class ProxyArgs {
     private static final String UPSTREAM_HEADER = "--upstream-header";
 
     private static final Set<String> WITH_VALUE = Set.of("--record", "--domain", "--agent-model", "--retain-days",
-            "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER);
+            "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context");
+
+    /** Active mode's switches, which take no value. */
+    private static final Set<String> FLAGS = Set.of("--guards", "--commit");
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -63,6 +67,7 @@ final class ProxyArgs {
 
     static Parsed parse(List<String> args) {
         Map<String, String> values = new HashMap<>();
+        Set<String> flags = new HashSet<>();
         List<String> headerArgs = new ArrayList<>();
         int i = 0;
         while (i < args.size()) {
@@ -92,6 +97,16 @@ final class ProxyArgs {
                 }
                 default -> {
                 }
+            }
+            if (FLAGS.contains(name)) {
+                if (value != null) {
+                    return new Invalid(name + " takes no value");
+                }
+                if (!flags.add(name)) {
+                    return new Invalid(name + " is given more than once");
+                }
+                i++;
+                continue;
             }
             if (!WITH_VALUE.contains(name)) {
                 if (arg.startsWith("-")) {
@@ -204,8 +219,27 @@ final class ProxyArgs {
                         + values.get("--log-level") + "'");
             }
         }
+        ProxyOptions.Active active = null;
+        if (!flags.isEmpty() || values.containsKey("--context")) {
+            String domain = values.get("--domain");
+            if (flags.contains("--guards") && domain == null) {
+                return new Invalid("--guards needs --domain (" + Guards.domainNames() + ")");
+            }
+            if (flags.contains("--guards") && Guards.forDomain(domain).isEmpty()) {
+                return new Invalid("no guards for " + domain);
+            }
+            Path context = null;
+            if (values.containsKey("--context")) {
+                try {
+                    context = Path.of(values.get("--context"));
+                } catch (InvalidPathException e) {
+                    return new Invalid("--context: not a usable path: " + values.get("--context"));
+                }
+            }
+            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context);
+        }
         return new Run(new ProxyOptions(record, values.get("--domain"), values.get("--agent-model"), retainDays,
-                level, shutdownGrace, server));
+                level, shutdownGrace, server, active));
     }
 
     /** Seconds, whole or decimal, from 0 to a day, to the millisecond; null when not that. */

@@ -7,6 +7,8 @@ import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
+import dev.stretto.proxy.active.ActiveMode;
+import dev.stretto.proxy.guard.Guards;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -55,6 +57,9 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
+            Active mode (--guards, --commit, --context): the proxy reads what crosses it and
+            acts on it; every line it does not act on is still forwarded byte for byte.
+
             Options:
               --upstream URL      proxy the MCP server at URL (http or https) instead of
                                   starting SERVER_COMMAND
@@ -76,6 +81,16 @@ public final class ProxyMain {
                                   how long the server may take to exit after the host
                                   closed stdin before it gets SIGTERM (default 2; SIGKILL
                                   follows 2 s later); raise it for servers with slow calls
+              --guards            check each of the agent's tool calls against the policy
+                                  guards of --domain (retail or airline) before the server
+                                  sees it; a call a rule refuses never reaches the server,
+                                  and the agent gets an error result saying why
+              --commit            add the tool stretto_commit: it makes several calls in
+                                  order, each checked first, and stops at the first that
+                                  is refused or fails
+              --context FILE      the conversation: the host appends one JSON line per
+                                  message, {"role":"user"|"assistant","content":"..."};
+                                  new lines are logged before each of the agent's calls
               -h, --help          print this help and exit
               -V, --version       print the version and exit
 
@@ -85,7 +100,7 @@ public final class ProxyMain {
               STRETTO_LOG_LEVEL   the level of the proxy's messages, as --log-level
               STRETTO_SESSION     the log header's "host_session" (else host-<parent pid>):
                                   set it to group the logs of one host's servers
-              HOME                what a leading ~ of --record expands to
+              HOME                what a leading ~ of --record and --context expands to
               PATH                where SERVER_COMMAND is looked up
               VAR                 each variable named by --upstream-header NAME=VAR
               STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
@@ -216,6 +231,9 @@ public final class ProxyMain {
         if (options.shutdownGrace() != null) {
             config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
+        if (options.active() != null) {
+            config.active(activeMode(options));
+        }
         try {
             return Proxy.run(config.build(), in, out).exitStatus();
         } catch (ProxyStartException e) {
@@ -226,6 +244,16 @@ public final class ProxyMain {
             Logger.debug("stopped by a signal");
             return PROXY_FAILED;
         }
+    }
+
+    /** Active mode as the options ask for it (ProxyArgs has checked that the domain has guards). */
+    private static ActiveMode activeMode(ProxyOptions options) {
+        ProxyOptions.Active a = options.active();
+        ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit()).context(a.context());
+        if (a.guards()) {
+            mode.guards(Guards.forDomain(options.domain()).orElseThrow());
+        }
+        return mode.build();
     }
 
     /**

@@ -12,7 +12,25 @@ import java.nio.file.Path;
  * @param logLevel   {@code --log-level LEVEL}, or null for the default
  * @param shutdownGrace {@code --shutdown-grace SECONDS}, or null for the default
  * @param server     the command after {@code --}, or {@code --upstream URL} and its headers
+ * @param active     {@code --guards}, {@code --commit} and {@code --context FILE}, or null when
+ *                   none is given (passive mode)
  */
 record ProxyOptions(Path record, String domain, String agentModel, Integer retainDays, String logLevel,
-                    java.time.Duration shutdownGrace, ServerChoice server) {
+                    java.time.Duration shutdownGrace, ServerChoice server, Active active) {
+
+    /** Options without active mode. */
+    ProxyOptions(Path record, String domain, String agentModel, Integer retainDays, String logLevel,
+                 java.time.Duration shutdownGrace, ServerChoice server) {
+        this(record, domain, agentModel, retainDays, logLevel, shutdownGrace, server, null);
+    }
+
+    /**
+     * Active mode's options; at least one is given.
+     *
+     * @param guards  {@code --guards}: check the agent's calls against the guards of {@code --domain}
+     * @param commit  {@code --commit}: add the stretto_commit tool
+     * @param context {@code --context FILE}, or null
+     */
+    record Active(boolean guards, boolean commit, Path context) {
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.stretto.proxy.oracle.ApiKey;
+import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleSettings;
 import java.net.URI;
 import java.nio.file.Files;
@@ -92,5 +93,18 @@ class OracleEnvironmentTest {
     @Test
     void withoutAKeyTheSettingsHaveNone() {
         assertNull(OracleEnvironment.read(Map.of("TYPESAFE_DEFAULT_MODEL", "m")).apiKey());
+    }
+
+    @Test
+    void onlyTheJevModeReadsTheKeySoABrokenKeyFileStopsNothingElse(@TempDir Path tmp) {
+        Map<String, String> env = Map.of("TYPESAFE_API_KEY_FILE", tmp.resolve("missing").toString(),
+                "TYPESAFE_DEFAULT_MODEL", "jev-2");
+        OracleSettings replay = OracleEnvironment.read(env, Oracle.Mode.REPLAY);
+        assertNull(replay.apiKey());
+        assertEquals("jev-2", replay.model());
+        assertNull(OracleEnvironment.read(Map.of("TYPESAFE_API_KEY", SECRET), Oracle.Mode.MOCK).apiKey());
+        assertEquals(ApiKey.of(SECRET), OracleEnvironment.read(Map.of("TYPESAFE_API_KEY", SECRET), Oracle.Mode.JEV)
+                .apiKey());
+        assertThrows(IllegalArgumentException.class, () -> OracleEnvironment.read(env, Oracle.Mode.JEV));
     }
 }

@@ -208,4 +208,23 @@ class ProxyArgsTest {
         assertEquals("--shutdown-grace is for a server started with --; an HTTP session ends with a DELETE",
                 error("--shutdown-grace", "5", "--upstream", "http://127.0.0.1:9/mcp"));
     }
+
+    @Test
+    void activeModesSwitchesTakeNoValueAndTheContextFileIsAPath() {
+        ProxyOptions o = ok("--guards", "--domain", "retail", "--commit", "--context=~/chat.jsonl", "--", "srv");
+        assertEquals(new ProxyOptions.Active(true, true, Path.of("~/chat.jsonl")), o.active());
+        assertEquals(new ProxyOptions.Active(false, false, Path.of("c.jsonl")), ok("--context", "c.jsonl", "--", "srv").active());
+        assertEquals(new ProxyOptions.Active(false, true, null), ok("--commit", "--upstream", "http://h/mcp").active());
+        assertEquals(null, ok("--domain", "retail", "--", "srv").active(), "no active option: passive mode");
+        assertEquals("--commit takes no value", error("--commit=yes", "--", "srv"));
+        assertEquals("--guards is given more than once", error("--guards", "--guards", "--domain", "retail", "--", "srv"));
+        assertEquals("--context needs a value", error("--context", "--", "srv"));
+    }
+
+    @Test
+    void guardsNeedADomainThatHasGuardsWithTheReferencesMessages() {
+        assertEquals("--guards needs --domain (retail or airline)", error("--guards", "--", "srv"));
+        assertEquals("no guards for shop", error("--guards", "--domain", "shop", "--", "srv"));
+        assertEquals(new ProxyOptions.Active(true, false, null), ok("--domain=airline", "--guards", "--", "srv").active());
+    }
 }

@@ -62,6 +62,37 @@ class ProxyMainTest {
     }
 
     @Test
+    void guardsWithoutAUsableDomainAreAUsageError() {
+        assertEquals(2, run("--guards", "--", "cat"));
+        assertEquals(2, run("--guards", "--domain", "telecom", "--", "cat"));
+        assertEquals(0, protocol.size());
+    }
+
+    @Test
+    void activeModeRunsASessionWithItsOptions(@TempDir Path tmp) throws Exception {
+        byte[] input = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"cancel_pending_order\",\"arguments\":{\"order_id\":\"#W1a\",\"reason\":\"found it cheaper\"}}}\n")
+                .getBytes(StandardCharsets.UTF_8);
+        Files.writeString(tmp.resolve("chat.jsonl"), "{\"role\":\"user\",\"content\":\"cancel it\"}\n");
+        assertEquals(0, run(input, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString()), "--guards", "--domain", "retail",
+                "--commit", "--context", "~/chat.jsonl", "--record", "~/logs", "--", "cat"));
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(tmp.resolve("logs"))) {
+            logs = s.toList();
+        }
+        assertTrue(Files.readString(logs.getFirst()).contains(
+                "\"from\":\"context\",\"message\":{\"role\":\"user\",\"content\":\"cancel it\"}"),
+                "~ in --context is the home directory: the conversation was read");
+        String out = protocol.toString(StandardCharsets.UTF_8);
+        assertTrue(out.startsWith("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":\"Refused by the"
+                + " policy check, so cancel_pending_order was not run and nothing changed: the user has not been"
+                + " authenticated by email or by name and zip code (policy check retail.authenticated); the order's status"
+                + " was not checked first (policy check retail.status_checked); 'found it cheaper' is not an accepted"
+                + " reason (policy check retail.cancel_reason).\""), out);
+        assertEquals(1, out.lines().count(), "cat never saw the call: nothing came back from it");
+    }
+
+    @Test
     void aSessionForwardsTheBytesAndExitsWithTheServersStatus(@TempDir Path tmp) throws Exception {
         byte[] input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\n\u00e9\n\u00ff".getBytes(StandardCharsets.UTF_8);
         assertEquals(6, run(input, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString(), "STRETTO_SESSION", "s-9"),

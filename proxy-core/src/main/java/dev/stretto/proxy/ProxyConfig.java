@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.active.ActiveMode;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -23,14 +24,16 @@ import java.util.Objects;
  * @param subreaper  how processes a child server leaves behind are found: through this JVM
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
+ * @param active     active mode (guards, the commit tool, the conversation file), or null for
+ *                   passive mode, which only forwards and records
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
-                          InstantSource clock, Subreaper subreaper, List<RecordingSink> sinks,
-                          SessionListener listener) {
+                          InstantSource clock, Subreaper subreaper, ActiveMode active,
+                          List<RecordingSink> sinks, SessionListener listener) {
 
     /**
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given without a
@@ -67,6 +70,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private ShutdownTimings shutdown = ShutdownTimings.DEFAULT;
         private InstantSource clock = InstantSource.system();
         private Subreaper subreaper;
+        private ActiveMode active;
         private final List<RecordingSink> sinks = new ArrayList<>();
         private SessionListener listener;
 
@@ -126,6 +130,12 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
+        /** Active mode; null (the default) for passive mode. */
+        public Builder active(ActiveMode active) {
+            this.active = active;
+            return this;
+        }
+
         /**
          * Records the session to {@code sink} too (as well as to a {@link #record} directory,
          * and to other sinks given before); a {@link MemoryRecording}, say. The sink is for
@@ -145,7 +155,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         /** The configuration. */
         public ProxyConfig build() {
             return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
-                    subreaper != null ? subreaper : new Subreaper(), sinks, listener);
+                    subreaper != null ? subreaper : new Subreaper(), active, sinks, listener);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.active.ActiveMode;
+import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.record.LogFileSink;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
@@ -44,21 +46,15 @@ final class ProxySession {
         long pid = ProcessHandle.current().pid();
         // With a log file, its name keeps the id unique (and plain, as the reference has it).
         String sessionId = config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
+        // Active mode: --context names a file in the host's world, as --record does.
+        ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
+                : config.active().withContext(hostPath(config.active().context(), config.host().home(), "context file",
+                        "file"));
 
         List<RecordingSink> sinks = new ArrayList<>();
         Path logPath = null;
         if (config.recordDir() != null) {
-            Path dir = expandHome(config.recordDir(), config.host().home());
-            if (startsWithOtherUsersHome(dir)) {
-                throw new ProxyStartException("cannot use the record directory " + dir + ": only a leading ~ on its"
-                        + " own (the home directory) is expanded, not ~user; give the directory's full path", null);
-            }
-            if (startsWithTilde(dir)) {
-                throw new ProxyStartException("cannot expand ~ in the record directory " + dir
-                        + ": the home directory is not known (HOME is not set)", null);
-            }
-            // Hosts start the proxy in a directory nobody chose: messages name the log in full.
-            dir = dir.toAbsolutePath();
+            Path dir = hostPath(config.recordDir(), config.host().home(), "record directory", "directory");
             Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
             SessionLogFile logFile;
@@ -93,9 +89,12 @@ final class ProxySession {
         Upstream upstream = upstreamFor(config);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
+        // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
+        ActiveSession active = activeMode == null ? null
+                : new ActiveSession(activeMode, header(config, sessionId, started), System::nanoTime, startNanos);
         try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
             Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
-                    config.shutdown().hostStall());
+                    config.shutdown().hostStall(), active);
             SessionResult result;
             try {
                 Session.Outcome outcome = session.run();
@@ -186,6 +185,28 @@ final class ProxySession {
             return new StreamUpstream(s.name(), s.fromServer(), s.toServer(), config.shutdown());
         }
         throw new IllegalArgumentException("no upstream for " + spec.getClass().getName());
+    }
+
+    /**
+     * A path the host gave (the record directory, the context file): a leading {@code ~}
+     * expanded, made absolute so messages name it in full. Hosts start the proxy without a
+     * shell, in a directory nobody chose.
+     *
+     * @param what what the path is, for messages ({@code "record directory"})
+     * @param kind {@code "directory"} or {@code "file"}, for messages
+     * @throws ProxyStartException for {@code ~user}, or a {@code ~} with no home known
+     */
+    static Path hostPath(Path path, Path home, String what, String kind) throws ProxyStartException {
+        if (startsWithOtherUsersHome(path)) {
+            throw new ProxyStartException("cannot use the " + what + " " + path + ": only a leading ~ on its own (the"
+                    + " home directory) is expanded, not ~user; give the " + kind + "'s full path", null);
+        }
+        Path expanded = expandHome(path, home);
+        if (startsWithTilde(expanded)) {
+            throw new ProxyStartException("cannot expand ~ in the " + what + " " + path
+                    + ": the home directory is not known (HOME is not set)", null);
+        }
+        return expanded.toAbsolutePath();
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.nopreview.EmbeddingMain;
+import dev.stretto.proxy.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,13 +29,7 @@ class PreviewCheckTest {
         if (preview) {
             command.add("--enable-preview");
         }
-        // On the class path, whether this test runs there or on the module path.
-        String classPath = System.getProperty("java.class.path");
-        String modulePath = System.getProperty("jdk.module.path");
-        if (modulePath != null && !modulePath.isEmpty()) {
-            classPath = modulePath + java.io.File.pathSeparator + classPath;
-        }
-        command.addAll(List.of("-cp", classPath, EmbeddingMain.class.getName(), logs.toString()));
+        command.addAll(List.of("-cp", ChildJvm.classPath(), EmbeddingMain.class.getName(), logs.toString()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         // The flag may come from the environment too: not here.
         pb.environment().remove("JDK_JAVA_OPTIONS");

@@ -1,9 +1,10 @@
 package dev.stretto.cli.learn;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.cli.learn.features.Features;
 import dev.stretto.cli.learn.habit.EncodedEpisode;
 import dev.stretto.proxy.flow.model.FeatureMap;
+import dev.stretto.proxy.flow.predict.AgentStep;
+import dev.stretto.proxy.flow.predict.Features;
 import java.util.List;
 
 /**
@@ -18,14 +19,14 @@ public final class Encoder {
     }
 
     /** The symbols and actions of one episode. */
-    public static EncodedEpisode encode(List<Step> steps, List<JsonNode> outputs, Vocab vocab, FeatureMap map,
+    public static EncodedEpisode encode(List<AgentStep> steps, List<JsonNode> outputs, Vocab vocab, FeatureMap map,
                                         double weight) {
         long[] symbols = new long[steps.size()];
         int[] actions = new int[steps.size()];
         for (int t = 0; t < steps.size(); t++) {
-            Step s = steps.get(t);
+            AgentStep s = steps.get(t);
             int action = vocab.id(s);
-            int feature = Math.min(Features.featureOf(map, s, outputs.get(t)), FEATURES - 1);
+            int feature = Math.min(s.isRespond() ? 0 : Features.of(map, s.tool(), outputs.get(t)), FEATURES - 1);
             actions[t] = action;
             symbols[t] = ((long) action * 4 + s.outcome()) * FEATURES + feature;
         }

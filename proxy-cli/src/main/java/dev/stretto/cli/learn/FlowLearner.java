@@ -1,67 +1,46 @@
 package dev.stretto.cli.learn;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.cli.learn.bindings.BindingReplay;
-import dev.stretto.cli.learn.bindings.BindingStats;
-import dev.stretto.cli.learn.features.FeatureCandidates;
-import dev.stretto.cli.learn.features.FeatureSelection;
-import dev.stretto.cli.learn.features.ToolOutputs;
-import dev.stretto.cli.learn.features.ToolField;
-import dev.stretto.cli.learn.habit.AlphaChain;
-import dev.stretto.cli.learn.habit.BackoffCounts;
-import dev.stretto.cli.learn.habit.EncodedEpisode;
-import dev.stretto.cli.learn.habit.PrequentialLikelihood;
-import dev.stretto.cli.learn.habit.Reach;
+import dev.stretto.cli.learn.arbiter.ArbiterImport;
+import dev.stretto.cli.learn.arbiter.ArbiterLearner;
+import dev.stretto.cli.learn.arbiter.TaskSplit;
 import dev.stretto.cli.learn.sessions.Contracts;
 import dev.stretto.cli.learn.sessions.Manifests;
-import dev.stretto.cli.learn.sessions.ServerMerge;
-import dev.stretto.cli.learn.sessions.SessionDirectory;
-import dev.stretto.proxy.flow.model.Action;
-import dev.stretto.proxy.flow.model.Backoff;
-import dev.stretto.proxy.flow.model.Bindings;
-import dev.stretto.proxy.flow.model.Counts;
-import dev.stretto.proxy.flow.model.FeatureMap;
+import dev.stretto.cli.learn.sessions.SessionReader;
+import dev.stretto.proxy.flow.arbiter.ArbiterScorer;
+import dev.stretto.proxy.flow.file.ArbiterFiles;
+import dev.stretto.proxy.flow.file.FlowFormatException;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.FlowManifest;
-import dev.stretto.proxy.flow.model.Habit;
-import dev.stretto.proxy.flow.model.Program;
+import dev.stretto.proxy.flow.model.Predicate;
 import dev.stretto.proxy.flow.model.Provenance;
-import dev.stretto.proxy.flow.model.Sites;
-import dev.stretto.proxy.math.Libm;
+import dev.stretto.proxy.oracle.OracleSettings;
 import dev.stretto.trace.episode.Episode;
-import dev.stretto.trace.episode.Timeline;
-import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.SessionLog;
-import dev.stretto.trace.manifest.ToolKind;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeSet;
-import java.util.function.IntToDoubleFunction;
-import java.util.stream.Collectors;
 
 /**
- * The habit-only pipeline of {@code stretto learn} (stretto-learn sections 2 and 3): session
- * logs to episodes (merging the logs of several servers), steps and vocab, alpha, code
- * features, habit, reach, sites and bindings. Every session is its own task and every task
- * trains; only successful sessions are counted.
+ * {@code stretto learn} from session logs (stretto-learn sections 2 to 4): logs to episodes
+ * (merging the logs of several servers), then one of three paths. Habit-only: every task
+ * trains the habit and the flow has no arbiter. The arbiter path: some tasks are held out, the
+ * habit learns from the others, the System-One model is asked at the held-out decisions, and
+ * the arbiter is fitted on its answers (with {@code --refit-habit} the habit is then learned
+ * again from every task). {@code --arbiter-from}: the habit from every task, the arbiter from a
+ * file. Every session is its own task; only successful sessions train the habit.
  */
 public final class FlowLearner {
 
-    /** The version {@code provenance.stretto} names, as the reference's learn writes it. */
-    public static final String VERSION = "0.1.0";
-    /** The group of goal-free episodes. */
-    private static final long GROUP = 1;
-
     private final LearnOptions options;
     private final Progress progress;
-    private final InstantSource clock;
+    private final HabitLearner habit;
+    private final OracleSettings settings;
 
     /**
      * What learning made.
@@ -73,115 +52,74 @@ public final class FlowLearner {
     }
 
     /**
-     * @param clock gives {@code provenance.compiled_unix_ms}
+     * @param clock    gives {@code provenance.compiled_unix_ms}
+     * @param settings the System-One settings the arbiter path asks with (its model is the
+     *                 flow's); unused by the other paths
      */
-    public FlowLearner(LearnOptions options, Progress progress, InstantSource clock) {
+    public FlowLearner(LearnOptions options, Progress progress, InstantSource clock, OracleSettings settings) {
         this.options = options;
         this.progress = progress;
-        this.clock = clock;
+        this.habit = new HabitLearner(options, progress, clock);
+        this.settings = settings;
     }
 
     /**
      * Learns the flow.
      *
-     * @throws LearnException if the sessions cannot make a flow (the reason for the user)
-     * @throws IOException    if a file cannot be read or is malformed
+     * @throws LearnException       if the sessions cannot make a flow, or the arbiter's answers
+     *                              cannot be had (the reason for the user)
+     * @throws IOException          if a file cannot be read or is malformed
+     * @throws InterruptedException if interrupted while waiting for the System-One model
      */
-    public Result learn() throws LearnException, IOException {
+    public Result learn() throws LearnException, IOException, InterruptedException {
+        Sessions sessions = read();
+        Set<String> allTasks = new HashSet<>(sessions.tasks());
+        Flow flow = switch (options.arbiter()) {
+            case LearnOptions.HabitOnly h -> habit.learn(sessions, allTasks);
+            case LearnOptions.From from -> ArbiterImport.apply(habit.learn(sessions, allTasks), from.file());
+            case LearnOptions.Fit fit -> withArbiter(sessions, fit);
+        };
+        return new Result(flow, sessions.episodes().size());
+    }
+
+    private Flow withArbiter(Sessions sessions, LearnOptions.Fit fit)
+            throws LearnException, IOException, InterruptedException {
+        List<Predicate> predicates = fit.predicates() == null ? List.of() : predicates(fit);
+        TaskSplit split = TaskSplit.of(sessions.tasks(), sessions.episodes().size());
+        progress.line("held out " + split.heldOut().size() + " of " + sessions.tasks().size()
+                + " tasks to fit the arbiter on; the habit learns from the other " + split.training().size());
+        Flow trained = habit.learn(sessions, new HashSet<>(split.training()));
+        Flow asking = trained.withArbiter(trained.provenance(), predicates, predicates, List.of(), settings.model(),
+                fit.manifestOptions());
+        Set<String> heldOutTasks = new HashSet<>(split.heldOut());
+        List<Episode> heldOut = sessions.episodes().stream().filter(e -> heldOutTasks.contains(e.taskId())).toList();
+        ArbiterLearner.Result arbiter = new ArbiterLearner(fit, settings, progress).learn(asking, heldOut);
+        Flow base = trained;
+        if (fit.refitHabit()) {
+            progress.line("learning the habit again from every session (--refit-habit)");
+            base = habit.learn(sessions, new HashSet<>(sessions.tasks()));
+        }
+        Provenance p = base.provenance();
+        Provenance provenance = new Provenance(p.stretto(), p.sources(), p.habitEpisodes(), arbiter.cases().size(),
+                p.compiledUnixMs(), p.conventions());
+        return base.withArbiter(provenance, predicates, predicates,
+                Collections.nCopies(ArbiterScorer.FOLDS, arbiter.fit().fold()), settings.model(),
+                fit.manifestOptions());
+    }
+
+    private static List<Predicate> predicates(LearnOptions.Fit fit) throws IOException {
+        try {
+            return ArbiterFiles.predicates(Files.readString(fit.predicates(), StandardCharsets.UTF_8));
+        } catch (FlowFormatException e) {
+            throw new IOException(fit.predicates() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Sessions read() throws IOException, LearnException {
         Map<String, Double> rewards = options.rewards() == null ? Map.of() : Rewards.read(options.rewards());
-        List<SessionLog> logs = readLogs();
-        ServerMerge.Result merged = ServerMerge.merge(logs);
-        for (String host : merged.keptApart()) {
-            progress.line("kept the logs of host session " + host + " apart, as two servers of the same name ran"
-                    + " in it at once; name each server with stretto-proxy --server-name, or give each session its"
-                    + " own STRETTO_SESSION");
-        }
-        if (merged.mergedSessions() > 0) {
-            progress.line("merged " + merged.mergedLogs() + " logs of several servers into " + merged.mergedSessions()
-                    + " sessions, each tool named after its server (server::tool)");
-        }
-        List<SessionLog> sessions = merged.logs();
-        FlowManifest manifest = manifest(sessions);
-        SortedMap<String, String> contracts = Contracts.ofLogs(sessions);
-        List<Episode> episodes = episodes(sessions, rewards);
-
-        List<List<Step>> allSteps = episodes.stream().map(Steps::of).toList();
-        Vocab vocab = Vocab.of(allSteps, manifest.tools().keySet());
-        List<Integer> training = new ArrayList<>();
-        for (int i = 0; i < episodes.size(); i++) {
-            if (Rewards.success(episodes.get(i).reward())) {
-                training.add(i);
-            }
-        }
-        if (training.isEmpty()) {
-            throw new LearnException("no successful training episodes to learn a habit from (set rewards to 1)");
-        }
-        List<List<Step>> steps = training.stream().map(allSteps::get).toList();
-        List<List<JsonNode>> outputs = steps.stream().map(ToolOutputs::of).toList();
-        int stepCount = steps.stream().mapToInt(List::size).sum();
-        progress.line(episodes.size() + " sessions, " + training.size() + " successful with " + stepCount
-                + " steps; " + vocab.tools().size() + " tools (" + reads(manifest) + " read-only)");
-
-        List<EncodedEpisode> plain = encode(steps, outputs, vocab, FeatureMap.EMPTY, t -> 1.0, training);
-        double alpha = alpha(plain, vocab, "alpha");
-
-        List<ToolField> candidates = FeatureCandidates.discover(steps, outputs);
-        List<String> taskIds = training.stream().map(i -> episodes.get(i).taskId()).toList();
-        FeatureSelection.Result selected = new FeatureSelection(steps, outputs, taskIds, vocab, alpha)
-                .select(candidates);
-        FeatureMap map = selected.map();
-        progress.line("code features: " + candidates.size() + " candidates, " + chosen(map, selected));
-
-        List<EncodedEpisode> encoded = encode(steps, outputs, vocab, map, i -> weight(i, episodes.size()), training);
-        if (!map.fields().isEmpty()) {
-            alpha = alpha(encoded, vocab, "alpha with code features");
-        }
-        Backoff base = BackoffCounts.of(encoded).toBackoff(alpha, vocab.modelSize());
-        Set<Integer> writes = manifest.tools().entrySet().stream().filter(t -> t.getValue() == ToolKind.WRITE)
-                .map(t -> vocab.idOf(t.getKey())).collect(Collectors.toSet());
-        Backoff reach = Reach.count(encoded, writes::contains).toBackoff(alpha, vocab.modelSize());
-        Sites sites = SiteCounts.of(steps, manifest.tools());
-
-        BindingStats stats = new BindingStats(Set.copyOf(sites.reads()), options.constants());
-        training.forEach(i -> stats.add(episodes.get(i)));
-        List<Episode> trainingEpisodes = training.stream().map(episodes::get).toList();
-        progress.start("replaying the binding rule", trainingEpisodes.size());
-        Bindings bindings = new BindingReplay(stats.bindings()).replay(trainingEpisodes, progress::update);
-        progress.line("habit from " + training.size() + " sessions; " + sites.next().size() + " sites; bindings of "
-                + bindings.args().size() + " lookups");
-
-        TreeSet<String> sources = new TreeSet<>(ByteOrder.STRINGS);
-        episodes.forEach(e -> sources.add(e.agentModel()));
-        Provenance provenance = new Provenance(VERSION, List.copyOf(sources), training.size(), 0, clock.millis(), null);
-        Flow flow = new Flow(provenance, actions(vocab), manifest, map, GROUP, habit(base), sites, List.of(), List.of(),
-                List.of(), bindings, "", Program.STANDARD, null, Map.of(), contracts, reach);
-        return new Result(flow, episodes.size());
-    }
-
-    private static List<Action> actions(Vocab vocab) {
-        List<Action> actions = new ArrayList<>();
-        actions.add(Action.RESPOND);
-        vocab.tools().forEach(t -> actions.add(new Action.Tool(t)));
-        return actions;
-    }
-
-    /** The habit of goal-free flows: the base, beta = alpha, and the top layer repeating level 2 under group 1. */
-    private static Habit habit(Backoff base) {
-        Map<Habit.GroupContext, Counts> top = new HashMap<>();
-        base.levels().get(BackoffCounts.ORDER).forEach((h, c) -> top.put(new Habit.GroupContext(GROUP, h), c));
-        return new Habit(base, base.alpha(), top);
-    }
-
-    private List<SessionLog> readLogs() throws IOException, LearnException {
-        int files = SessionDirectory.count(options.sessions());
-        progress.start("reading " + files + " session logs", files);
-        List<SessionLog> logs = SessionDirectory.read(options.sessions(), progress::update);
-        if (logs.isEmpty()) {
-            throw new LearnException("no session logs (*.jsonl) in " + options.sessions()
-                    + ": record some with stretto-proxy --record DIR");
-        }
-        progress.line("read " + logs.size() + " session logs from " + options.sessions());
-        return logs;
+        List<SessionLog> logs = SessionReader.read(options.sessions(), progress);
+        return new Sessions(SessionReader.episodes(logs, options.domain(), rewards), manifest(logs),
+                Contracts.ofLogs(logs));
     }
 
     private FlowManifest manifest(List<SessionLog> sessions) throws IOException, LearnException {
@@ -195,58 +133,5 @@ public final class FlowLearner {
                     + " (stretto manifest writes one to edit)");
         }
         return fromLogs;
-    }
-
-    private List<Episode> episodes(List<SessionLog> sessions, Map<String, Double> rewards) {
-        List<Episode> episodes = new ArrayList<>(sessions.size());
-        for (SessionLog log : sessions) {
-            Episode e = Timeline.of(log).episode();
-            double reward = rewards.getOrDefault(e.id(), 1.0);
-            episodes.add(new Episode(e.id(), e.id(), 0, options.domain(), e.agentModel(), reward, e.events()));
-        }
-        return episodes;
-    }
-
-    private static List<EncodedEpisode> encode(List<List<Step>> steps, List<List<JsonNode>> outputs, Vocab vocab,
-                                               FeatureMap map, IntToDoubleFunction weightOf,
-                                               List<Integer> indices) {
-        List<EncodedEpisode> encoded = new ArrayList<>(steps.size());
-        for (int k = 0; k < steps.size(); k++) {
-            encoded.add(Encoder.encode(steps.get(k), outputs.get(k), vocab, map, weightOf.applyAsDouble(indices.get(k))));
-        }
-        return encoded;
-    }
-
-    /** 1, or with a half-life h, 0.5^(age / h) where age counts the sessions after this one. */
-    private double weight(int index, int sessions) {
-        if (options.halfLife() == null) {
-            return 1.0;
-        }
-        double age = sessions - 1 - index;
-        return Libm.pow(0.5, age / options.halfLife());
-    }
-
-    private double alpha(List<EncodedEpisode> episodes, Vocab vocab, String what) {
-        PrequentialLikelihood likelihood = new PrequentialLikelihood(episodes, vocab.modelSize());
-        int steps = AlphaChain.WARM_UP + AlphaChain.SAMPLES;
-        progress.start(what, steps);
-        AlphaChain.Result chain = AlphaChain.run(likelihood, progress::update);
-        progress.line(what + " " + CanonicalJson.formatDouble(chain.median()) + " (90% between "
-                + CanonicalJson.formatDouble(chain.lo()) + " and " + CanonicalJson.formatDouble(chain.hi()) + ", "
-                + steps + " Metropolis-Hastings steps)");
-        return chain.median();
-    }
-
-    private static long reads(FlowManifest manifest) {
-        return manifest.tools().values().stream().filter(k -> k == ToolKind.READ).count();
-    }
-
-    private static String chosen(FeatureMap map, FeatureSelection.Result selected) {
-        if (!map.fields().isEmpty()) {
-            return map.fields().values().stream().mapToInt(List::size).sum() + " chosen, " + map.ids().size()
-                    + " combinations";
-        }
-        return Double.isNaN(selected.bestGain()) ? "none chosen"
-                : String.format(Locale.ROOT, "none chosen (the best gains %.2f nats, less than 5)", selected.bestGain());
     }
 }

@@ -1,6 +1,7 @@
 package dev.stretto.cli.learn;
 
 import dev.stretto.proxy.flow.model.Sites;
+import dev.stretto.proxy.flow.predict.AgentStep;
 import dev.stretto.trace.manifest.ToolKind;
 import java.util.HashMap;
 import java.util.List;
@@ -17,14 +18,14 @@ public final class SiteCounts {
     }
 
     /** The sites of the training episodes' steps. */
-    public static Sites of(List<List<Step>> episodes, Map<String, ToolKind> tools) {
+    public static Sites of(List<List<AgentStep>> episodes, Map<String, ToolKind> tools) {
         List<String> reads = tools.entrySet().stream().filter(t -> t.getValue() == ToolKind.READ)
                 .map(Map.Entry::getKey).sorted(ByteOrder.STRINGS).toList();
         Map<Sites.Site, Map<String, Long>> next = new HashMap<>();
-        for (List<Step> steps : episodes) {
+        for (List<AgentStep> steps : episodes) {
             for (int t = 0; t + 1 < steps.size(); t++) {
-                Step s = steps.get(t);
-                Step after = steps.get(t + 1);
+                AgentStep s = steps.get(t);
+                AgentStep after = steps.get(t + 1);
                 if (!s.isRespond() && !after.isRespond() && tools.get(after.tool()) == ToolKind.READ) {
                     next.computeIfAbsent(new Sites.Site(s.tool(), s.failed()), k -> new HashMap<>())
                             .merge(after.tool(), 1L, Long::sum);

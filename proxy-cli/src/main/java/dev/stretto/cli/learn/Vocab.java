@@ -1,5 +1,6 @@
 package dev.stretto.cli.learn;
 
+import dev.stretto.proxy.flow.predict.AgentStep;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -24,10 +25,10 @@ public final class Vocab {
     }
 
     /** The vocab of the tools the steps called and the manifest lists. */
-    public static Vocab of(Collection<List<Step>> episodes, Collection<String> manifestTools) {
+    public static Vocab of(Collection<List<AgentStep>> episodes, Collection<String> manifestTools) {
         TreeSet<String> names = new TreeSet<>(ByteOrder.STRINGS);
-        for (List<Step> steps : episodes) {
-            for (Step s : steps) {
+        for (List<AgentStep> steps : episodes) {
+            for (AgentStep s : steps) {
                 if (!s.isRespond()) {
                     names.add(s.tool());
                 }
@@ -53,7 +54,7 @@ public final class Vocab {
     }
 
     /** The id of a step's action. */
-    public int id(Step s) {
+    public int id(AgentStep s) {
         return s.isRespond() ? 0 : idOf(s.tool());
     }
 

@@ -1,14 +1,18 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.cli.OracleEnvironment;
 import dev.stretto.cli.learn.FlowLearner;
 import dev.stretto.cli.learn.LearnException;
 import dev.stretto.cli.learn.LearnOptions;
 import dev.stretto.cli.learn.Progress;
 import dev.stretto.proxy.flow.file.FlowFile;
+import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.oracle.OracleSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -18,28 +22,36 @@ final class LearnCli {
     static final String COMMAND = "learn";
 
     static final String HELP = """
-            Usage: stretto learn --sessions DIR --domain NAME --out FILE --habit-only [options]
+            Usage: stretto learn --sessions DIR --domain NAME --out FILE [options]
 
             Learns a flow from the sessions stretto-proxy recorded with --record: after which
             calls the agent looks something up, which read-only tools it calls then, and where
             their arguments come from. The file is the one the reference's stretto learn
-            writes from the same logs, byte for byte (apart from compiled_unix_ms), so flows
-            move between the two.
+            writes from the same logs, so flows move between the two.
 
             Every *.jsonl directly in DIR is read, except *.flow.jsonl and *.confirm.jsonl.
             Logs that one agent session left with several servers (same host session,
             overlapping times) are merged into one session whose tools are named server::tool.
 
-            This build learns without a System-One model only, so --habit-only is required:
-            every session trains the habit and the flow has no arbiter (serve it with the
-            reach or habit decider). The options of the arbiter path (--oracle,
-            --arbiter-from, --refit-habit, --manifest-options, --predicates) are not here yet.
+            Three ways to learn:
+              --habit-only         every session trains the habit, and the flow has no
+                                   arbiter (serve it with the reach or habit decider); no
+                                   model is asked. Byte for byte the reference's file, apart
+                                   from compiled_unix_ms.
+              (the default)        the arbiter path: 30% of the sessions are held out and the
+                                   habit learns from the others; at each decision of the
+                                   held-out sessions the System-One model is asked what the
+                                   served arbiter would ask, and the arbiter is fitted on its
+                                   answers (five identical folds).
+              --arbiter-from FILE  the habit from every session, and the arbiter of FILE: an
+                                   arbiter file (stretto_arbiter) or another flow with one.
 
             Options:
               --sessions DIR      the session logs (required)
               --domain NAME       the flow's domain (required; a --manifest's own domain wins)
               --out FILE          where to write the flow (required; replaced if it exists)
-              --habit-only        learn without a System-One model (required, see above)
+              --habit-only        learn without a System-One model (see above)
+              --arbiter-from FILE take the arbiter from FILE (see above)
               --manifest FILE     tool kinds and docs from this manifest instead of the
                                   sessions' tools/list answers (stretto manifest writes one);
                                   input contracts still come from the logs
@@ -48,25 +60,51 @@ final class LearnCli {
               --constants         learn arguments that always took one value, and pass them
               --half-life N       weigh older sessions less in the habit: a session followed
                                   by k newer ones counts 0.5^(k/N); N > 0
+
+            Options of the arbiter path:
+              --oracle MODE       who answers: jev (default: the cache, else TypeSafe's
+                                  System-One service, which is sent excerpts of the held-out
+                                  conversations), replay (the cache only) or mock (fixed
+                                  answers, to try things out)
+              --oracle-cache DIR  the answer cache (default .oracle-cache)
+              --oracle-budget USD refuse to ask when the questions not in the cache could
+                                  cost more, at $0.042 per million tokens (default 1)
+              --predicates FILE   yes/no questions to ask and weigh, {"predicates": [...]}
+              --manifest-options  offer every read tool at every site, not only the lookups
+                                  that followed it in training
+              --refit-habit       after fitting the arbiter, learn the habit again from every
+                                  session
               -h, --help          show this help
+
+            Environment (arbiter path): TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE (the key,
+            needed by --oracle jev for questions not in the cache), TYPESAFE_BASE_URL,
+            TYPESAFE_DEFAULT_MODEL (the model asked and written into the flow, default
+            jev-latest), SSL_CERT_FILE.
 
             On stderr: a line per phase with its counts (and a progress bar on a terminal),
             then: stretto: learned the <domain> flow from <n> sessions (<m> tools) and wrote <out>
 
             Exit status:
               0  the flow was written
-              1  the sessions cannot make a flow (none, none successful, unknown tools) or a
-                 file cannot be read (stderr names it)
+              1  the sessions cannot make a flow (none, none successful, unknown tools, too
+                 few to hold some out), the arbiter's answers cannot be had (no key, not in
+                 the cache, over budget, the service fails), or a file cannot be read
+                 (stderr names it)
               2  usage error
             """;
+
+    private static final List<String> ARBITER_OPTIONS = List.of("--refit-habit", "--arbiter-from",
+            "--manifest-options", "--oracle", "--oracle-cache", "--oracle-budget", "--predicates");
 
     private LearnCli() {
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err, boolean bars)
+    static int run(String[] args, PrintStream out, PrintStream err, boolean bars, Map<String, String> env)
             throws UsageException, IOException {
-        Args a = Args.parse(COMMAND, args, 1, Set.of("--habit-only", "--constants", "--help", "-h"),
-                Set.of("--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life"));
+        Args a = Args.parse(COMMAND, args, 1, Set.of("--habit-only", "--constants", "--refit-habit",
+                        "--manifest-options", "--help", "-h"),
+                Set.of("--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life", "--arbiter-from",
+                        "--oracle", "--oracle-cache", "--oracle-budget", "--predicates"));
         if (a.has("--help") || a.has("-h")) {
             out.print(HELP);
             return Stretto.EXIT_OK;
@@ -74,7 +112,8 @@ final class LearnCli {
         LearnOptions options = options(a);
         Progress progress = new Progress(err, bars);
         try {
-            FlowLearner.Result learned = new FlowLearner(options, progress, InstantSource.system()).learn();
+            OracleSettings settings = settings(options, env);
+            FlowLearner.Result learned = new FlowLearner(options, progress, InstantSource.system(), settings).learn();
             FlowFile.write(learned.flow(), options.out());
             progress.line("learned the " + options.domain() + " flow from " + learned.sessions()
                     + " sessions (" + learned.flow().manifest().tools().size() + " tools) and wrote " + options.out());
@@ -82,37 +121,76 @@ final class LearnCli {
         } catch (LearnException e) {
             progress.line(e.getMessage());
             return Stretto.EXIT_BAD_INPUT;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            progress.line("interrupted while waiting for the System-One model; nothing was written");
+            return Stretto.EXIT_BAD_INPUT;
+        }
+    }
+
+    /** The System-One settings from the environment (the arbiter path only). */
+    private static OracleSettings settings(LearnOptions options, Map<String, String> env) throws LearnException {
+        if (!(options.arbiter() instanceof LearnOptions.Fit fit)) {
+            return OracleSettings.defaults();
+        }
+        try {
+            return OracleEnvironment.read(env, fit.oracle());
+        } catch (IllegalArgumentException e) {
+            throw new LearnException(e.getMessage());
         }
     }
 
     private static LearnOptions options(Args a) throws UsageException {
-        if (!a.operands().isEmpty()) {
-            throw new UsageException(COMMAND, "unexpected argument '" + a.operands().getFirst() + "'");
-        }
+        a.requireOptionsOnly(COMMAND, "--sessions", "--domain", "--out");
         Map<String, String> v = a.values();
-        for (String required : new String[] {"--sessions", "--domain", "--out"}) {
-            if (!v.containsKey(required)) {
-                throw new UsageException(COMMAND, required + " is required");
-            }
-        }
-        if (!a.has("--habit-only")) {
-            throw new UsageException(COMMAND, "learning without --habit-only needs a System-One model (the arbiter"
-                    + " path), which this build does not have: pass --habit-only");
-        }
         Double halfLife = null;
         if (v.containsKey("--half-life")) {
-            try {
-                halfLife = Double.parseDouble(v.get("--half-life"));
-            } catch (NumberFormatException e) {
-                throw new UsageException(COMMAND, "--half-life takes a number of sessions, not '"
-                        + v.get("--half-life") + "'");
-            }
+            halfLife = number(v, "--half-life", "a number of sessions");
             if (!(halfLife > 0.0)) {
                 throw new UsageException(COMMAND, "--half-life must be > 0");
             }
         }
         return new LearnOptions(Path.of(v.get("--sessions")), v.get("--domain"), Path.of(v.get("--out")),
-                path(v.get("--manifest")), path(v.get("--rewards")), a.has("--constants"), halfLife);
+                path(v.get("--manifest")), path(v.get("--rewards")), a.has("--constants"), halfLife, arbiter(a));
+    }
+
+    private static LearnOptions.Arbiter arbiter(Args a) throws UsageException {
+        Map<String, String> v = a.values();
+        if (a.has("--habit-only")) {
+            refuse(a, "--habit-only", ARBITER_OPTIONS, "it learns without a System-One model");
+            return new LearnOptions.HabitOnly();
+        }
+        if (v.containsKey("--arbiter-from")) {
+            refuse(a, "--arbiter-from", ARBITER_OPTIONS.stream().filter(o -> !o.equals("--arbiter-from")).toList(),
+                    "the arbiter comes from the file");
+            return new LearnOptions.From(Path.of(v.get("--arbiter-from")));
+        }
+        Oracle.Mode mode = OracleOption.parse(COMMAND, v.get("--oracle"), Oracle.Mode.JEV);
+        double budget = 1.0;
+        if (v.containsKey("--oracle-budget")) {
+            budget = number(v, "--oracle-budget", "a number of dollars");
+            if (!(budget >= 0) || Double.isInfinite(budget)) {
+                throw new UsageException(COMMAND, "--oracle-budget must be a number of dollars, 0 or more");
+            }
+        }
+        return new LearnOptions.Fit(mode, Path.of(v.getOrDefault("--oracle-cache", ".oracle-cache")), budget,
+                path(v.get("--predicates")), a.has("--manifest-options"), a.has("--refit-habit"));
+    }
+
+    private static void refuse(Args a, String option, List<String> others, String why) throws UsageException {
+        for (String o : others) {
+            if (a.has(o) || a.values().containsKey(o)) {
+                throw new UsageException(COMMAND, option + " cannot be used with " + o + " (" + why + ")");
+            }
+        }
+    }
+
+    private static double number(Map<String, String> v, String option, String what) throws UsageException {
+        try {
+            return Double.parseDouble(v.get(option));
+        } catch (NumberFormatException e) {
+            throw new UsageException(COMMAND, option + " takes " + what + ", not '" + v.get(option) + "'");
+        }
     }
 
     private static Path path(String value) {

@@ -36,23 +36,7 @@ final class SessionTable {
                     Integer.toString(t.turns().size()),
                     duration(t.endMs())});
         }
-        int[] width = new int[HEADINGS.length];
-        for (String[] r : rows) {
-            for (int i = 0; i < r.length; i++) {
-                width[i] = Math.max(width[i], r[i].length());
-            }
-        }
-        for (String[] r : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < r.length; i++) {
-                if (i > 0) {
-                    line.append("  ");
-                }
-                String pad = " ".repeat(width[i] - r[i].length());
-                line.append(RIGHT[i] ? pad + r[i] : (i == r.length - 1 ? r[i] : r[i] + pad));
-            }
-            out.println(line.toString().stripTrailing());
-        }
+        TextTable.print(out, rows, RIGHT);
     }
 
     private static String orDash(String s) {

@@ -1,6 +1,8 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.guard.Guards;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
 import dev.stretto.trace.log.SessionLog;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -62,14 +65,24 @@ public final class Stretto {
               episode LOG|DIR...   print the sessions' episodes as JSON lines
               manifest LOG|DIR     print the tools the sessions listed, as a manifest file
               sessions DIR         list the sessions under DIR as a table
-              learn --sessions DIR --domain NAME --out FILE --habit-only
+              guards LOG|DIR...    replay the sessions' writes through the policy guards of
+                                   their domain: each rule's verdict, and what it would refuse
+              learn --sessions DIR --domain NAME --out FILE [--habit-only]
                                    learn a flow from the sessions (see learn --help)
+              promote --flow FILE --sessions DIR --out FILE
+                                   promote the sites of a flow where the agent used
+                                   its lookups in shadow runs (see promote --help)
               export-answers --oracle-cache DIR [OUT]
                                    write the oracle's cached answers as JSON lines
               import-answers --oracle-cache DIR [FILE]
                                    add the answers of such a file to a cache
               flow LOG.flow.jsonl  print a flow log: each run after an agent's call, its
                                    decisions, the lookups made and the surprise
+              flow-show FLOW       print a flow file: its sites, lookups and bindings,
+                                   arbiter and promotion
+              evaluate --target NAME=DECIDER@THRESHOLD FILE...
+                                   estimate other deciding rules from labelled decisions
+                                   logged with --flow-explore (see evaluate --help)
 
             Options:
               -h, --help       show this help (also after any command)
@@ -90,10 +103,12 @@ public final class Stretto {
             proxy was given the conversation with --context), and each inferred LLM turn with
             its calls: the tool, its arguments, how long it took and its result shortened to
             one line. Failed calls are marked ERROR, calls the proxy itself refused REFUSED,
-            and the proxy's own lookups (ids stretto-N) LOOKUP. Times are milliseconds after
-            the proxy started. The heading names the domain, the agent's model when the proxy
-            was given --agent-model, and the host's client name from its initialize request.
-            Colours are used only on a terminal, and never when NO_COLOR is set.
+            and the proxy's own lookups (ids stretto-N) LOOKUP. Calls of stretto_commit are
+            marked COMMIT (each part of the commit's result on a line of its own), and the
+            calls a commit made BY COMMIT. Times are milliseconds after the proxy started. The
+            heading names the domain, the agent's model when the proxy was given
+            --agent-model, and the host's client name from its initialize request. Colours
+            are used only on a terminal, and never when NO_COLOR is set.
 
             Options:
               --json       print the session's episode (JSON) instead
@@ -142,6 +157,26 @@ public final class Stretto {
 
             """ + EXIT_CODES;
 
+    private static final String GUARDS_HELP = """
+            Usage: stretto guards [--domain NAME] [--json] LOG|DIR...
+
+            Replays each recorded session's writes through the policy guards of its domain
+            (the log header's domain, or NAME), each against the session as it stood just
+            before the write, as stretto-proxy --guards checks it live. Prints, for each
+            write, every rule's verdict (pass, fail or unknown) and reason, and whether the
+            write would be refused; then a table of how many writes each rule checked,
+            passed, failed, could not decide, and would have refused. Domains with guards:
+            retail and airline. The .confirmed rules are only logged: they refuse nothing.
+
+            Options:
+              --domain NAME   check every session against NAME's guards instead of its own
+              --json          print one JSON object per write instead: session, t_ms, id,
+                              tool, arguments, refused, and verdicts (rule id -> {"verdict":
+                              "pass"} or {"verdict":"fail"|"unknown","reason":...})
+              -h, --help      show this help
+
+            """ + EXIT_CODES;
+
     private static final String FLOW_HELP = """
             Usage: stretto flow LOG.flow.jsonl
 
@@ -161,6 +196,30 @@ public final class Stretto {
               0  success
               1  the file is missing, cannot be read, or is not a flow log
                  (stderr: stretto: <file>:<line>: <reason>)
+              2  usage error (stderr: stretto: <what is wrong> (see ... --help))
+            """;
+
+    private static final String FLOW_SHOW_HELP = """
+            Usage: stretto flow-show FLOW
+
+            Prints a flow file (*.flow.json) as a person reads it: where it was learned and
+            from how many sessions; the tools and their kinds (only read tools are looked up)
+            with their pinned inputs; the sites, each call after which the flow may look
+            something up, with the lookups that followed it in training and how often; each
+            lookup's arguments, which are required, where their values come from (the
+            earlier result and path, in how many of the training values) and how often the
+            flow's binding matched the agent's own arguments; the decider it is served with
+            and the per-site thresholds; the arbiter, if any (its model, predicates, and each
+            fold's agreement rates and weights); and what stretto promote promoted, with the
+            bar.
+
+            Options:
+              -h, --help   show this help
+
+            Exit status:
+              0  success
+              1  the file is missing, cannot be read, or is not a flow this build reads
+                 (stderr: stretto: <file>: <reason>)
               2  usage error (stderr: stretto: <what is wrong> (see ... --help))
             """;
 
@@ -200,9 +259,24 @@ public final class Stretto {
      */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour,
                           boolean bars) {
+        return run(args, in, out, err, colour, bars, Map.of());
+    }
+
+    /**
+     * Runs one {@code stretto} command line with an environment: {@code learn} and
+     * {@code promote} read the System-One settings from it ({@code TYPESAFE_API_KEY}, ...).
+     *
+     * @param env the environment variables (the process's own, for the command line)
+     * @see #run(String[], InputStream, PrintStream, PrintStream, boolean, boolean)
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean colour,
+                          boolean bars, Map<String, String> env) {
         try {
             if (args.length > 0 && args[0].equals(LearnCli.COMMAND)) {
-                return LearnCli.run(args, out, err, bars);
+                return LearnCli.run(args, out, err, bars, env);
+            }
+            if (args.length > 0 && args[0].equals(PromoteCli.COMMAND)) {
+                return PromoteCli.run(args, out, err, bars, env);
             }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {
@@ -309,11 +383,46 @@ public final class Stretto {
                 new SessionTable(out).print(timelines);
                 return EXIT_OK;
             }
+            case "guards" -> {
+                Args a = Args.parse(command, args, 1, Set.of("--json", "--help", "-h"), Set.of("--domain"));
+                if (helpAsked(a, out, GUARDS_HELP)) {
+                    return EXIT_OK;
+                }
+                if (a.operands().isEmpty()) {
+                    throw new UsageException(command, "no LOG given");
+                }
+                String domain = a.values().get("--domain");
+                if (domain != null && Guards.forDomain(domain).isEmpty()) {
+                    throw new UsageException(command, "no guards for " + domain + " (domains with guards: "
+                            + Guards.domainNames() + ")");
+                }
+                GuardsReport report = new GuardsReport(out, a.has("--json"));
+                for (SessionLog log : readAll(files, a.operands())) {
+                    report.session(log, domain);
+                }
+                report.summary();
+                return EXIT_OK;
+            }
             case "export-answers" -> {
                 return AnswerTransfer.exportCommand(args, out, err);
             }
             case "import-answers" -> {
                 return AnswerTransfer.importCommand(args, in, out, err);
+            }
+            case "evaluate" -> {
+                return EvaluateCli.run(args, out, err);
+            }
+            case "flow-show" -> {
+                Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());
+                if (helpAsked(a, out, FLOW_SHOW_HELP)) {
+                    return EXIT_OK;
+                }
+                Path flow = single(command, a, "FLOW");
+                if (Files.isDirectory(flow)) {
+                    throw new IOException(flow + ": is a directory, not a flow");
+                }
+                new FlowShow(out).print(flow.toString(), FlowFile.read(flow));
+                return EXIT_OK;
             }
             case "flow" -> {
                 Args a = Args.parse(command, args, 1, Set.of("--help", "-h"), Set.of());

@@ -25,7 +25,7 @@ public final class StrettoMain {
         boolean colour = console != null && console.isTerminal() && System.getenv("NO_COLOR") == null;
         int status;
         try {
-            status = Stretto.run(args, System.in, out, err, colour, StderrTerminal.isTerminal());
+            status = Stretto.run(args, System.in, out, err, colour, StderrTerminal.isTerminal(), System.getenv());
         } finally {
             out.flush();
         }

@@ -7,6 +7,8 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Prints a session for people: {@code stretto show}. */
 final class TimelinePrinter {
@@ -48,9 +50,21 @@ final class TimelinePrinter {
                 }
             }
         }
-        int lookups = (int) tl.calls().stream().filter(Timeline.Call::isLookup).count();
+        int byCommit = 0;
+        for (Timeline.Turn t : tl.turns()) {
+            byCommit += (int) t.calls().stream().filter(c -> madeByCommit(t, c)).count();
+        }
+        int lookups = (int) tl.calls().stream().filter(Timeline.Call::isLookup).count() - byCommit;
+        List<String> own = new ArrayList<>();
+        if (lookups > 0) {
+            own.add(lookups + (lookups == 1 ? " lookup" : " lookups"));
+        }
+        if (byCommit > 0) {
+            own.add(byCommit + " by commits");
+        }
         out.println();
-        out.println(style.dim(tl.calls().size() + (tl.calls().size() == 1 ? " call" : " calls") + (lookups > 0 ? " (" + lookups + (lookups == 1 ? " lookup)" : " lookups)") : "")
+        out.println(style.dim(tl.calls().size() + (tl.calls().size() == 1 ? " call" : " calls")
+                + (own.isEmpty() ? "" : " (" + String.join(", ", own) + ")")
                 + ", " + tl.failedCalls() + " failed, " + tl.turns().size() + (tl.turns().size() == 1 ? " turn, " : " turns, ")
                 + SessionTable.duration(tl.endMs())));
     }
@@ -67,7 +81,11 @@ final class TimelinePrinter {
             if (c.result() != null) {
                 line.append(style.dim("  " + c.durationMs() + " ms"));
             }
-            if (c.isLookup()) {
+            if (c.isCommit()) {
+                line.append("  ").append(style.cyan("COMMIT"));
+            } else if (madeByCommit(turn, c)) {
+                line.append("  ").append(style.cyan("BY COMMIT"));
+            } else if (c.isLookup()) {
                 line.append("  ").append(style.yellow("LOOKUP"));
             }
             if (c.isRefused()) {
@@ -77,7 +95,12 @@ final class TimelinePrinter {
             }
             out.println(line);
             String prefix = "             ";
-            if (c.result() != null) {
+            if (c.result() != null && c.isCommit()) {
+                // A commit's result is one part per call it was asked to make.
+                for (String part : c.result().content().split("\n\n")) {
+                    out.println(prefix + "-> " + oneLine(part));
+                }
+            } else if (c.result() != null) {
                 String text = oneLine(c.result().content());
                 out.println(prefix + "-> " + (c.result().error() ? style.red(text) : text));
             } else if (c.cancelledMs() != null) {
@@ -89,6 +112,22 @@ final class TimelinePrinter {
                 out.println(prefix + style.yellow("no answer"));
             }
         }
+    }
+
+    /** Whether {@code c} is a call the proxy made for a stretto_commit of its turn still running then. */
+    private static boolean madeByCommit(Timeline.Turn turn, Timeline.Call c) {
+        if (!c.isLookup()) {
+            return false;
+        }
+        for (Timeline.Call k : turn.calls()) {
+            if (k == c) {
+                return false;
+            }
+            if (k.isCommit() && k.sentMs() <= c.sentMs() && (k.result() == null || k.result().tMs() >= c.sentMs())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String time(long tMs) {

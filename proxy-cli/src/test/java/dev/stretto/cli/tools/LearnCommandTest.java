@@ -302,11 +302,31 @@ class LearnCommandTest {
         assertUsage("--domain is required", "learn", "--sessions", dir, "--out", out, "--habit-only");
         assertUsage("--out is required", "learn", "--sessions", dir, "--domain", "shop", "--habit-only");
         assertUsage("--sessions is required", "learn", "--domain", "shop", "--out", out, "--habit-only");
-        assertUsage("learning without --habit-only needs a System-One model (the arbiter path), which this build does"
-                + " not have: pass --habit-only", "learn", "--sessions", dir, "--domain", "shop", "--out", out);
-        assertUsage("unknown option '--oracle'", "learn", "--sessions", dir, "--domain", "shop", "--out", out,
-                "--habit-only", "--oracle", "jev");
+        String[] base = {"learn", "--sessions", dir, "--domain", "shop", "--out", out};
+        assertUsage("--habit-only cannot be used with --oracle (it learns without a System-One model)",
+                with(base, "--habit-only", "--oracle", "jev"));
+        assertUsage("--habit-only cannot be used with --refit-habit (it learns without a System-One model)",
+                with(base, "--habit-only", "--refit-habit"));
+        assertUsage("--habit-only cannot be used with --arbiter-from (it learns without a System-One model)",
+                with(base, "--habit-only", "--arbiter-from", "a.json"));
+        assertUsage("--habit-only cannot be used with --predicates (it learns without a System-One model)",
+                with(base, "--predicates", "p.json", "--habit-only"));
+        assertUsage("--arbiter-from cannot be used with --refit-habit (the arbiter comes from the file)",
+                with(base, "--arbiter-from", "a.json", "--refit-habit"));
+        assertUsage("--arbiter-from cannot be used with --manifest-options (the arbiter comes from the file)",
+                with(base, "--arbiter-from", "a.json", "--manifest-options"));
+        assertUsage("--arbiter-from cannot be used with --oracle-cache (the arbiter comes from the file)",
+                with(base, "--arbiter-from", "a.json", "--oracle-cache", "c"));
+        assertUsage("--oracle takes jev, replay or mock, not 'JEV'", with(base, "--oracle", "JEV"));
+        assertUsage("--oracle-budget takes a number of dollars, not 'lots'", with(base, "--oracle-budget", "lots"));
+        assertUsage("--oracle-budget must be a number of dollars, 0 or more", with(base, "--oracle-budget", "-1"));
         assertTrue(Files.notExists(tmp.resolve("f.json")));
+    }
+
+    private static String[] with(String[] base, String... more) {
+        String[] all = java.util.Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return all;
     }
 
     private static void assertUsage(String message, String... args) {
@@ -316,13 +336,15 @@ class LearnCommandTest {
     }
 
     @Test
-    void helpNamesEveryOptionAndWhyHabitOnlyIsRequired() {
+    void helpNamesEveryOptionAndTheThreeWaysToLearn() {
         Run r = run("learn", "--help");
         assertEquals(0, r.status());
         for (String option : new String[] {"--sessions DIR", "--domain NAME", "--out FILE", "--habit-only",
-                "--manifest FILE", "--rewards FILE", "--constants", "--half-life N"}) {
+                "--arbiter-from FILE", "--manifest FILE", "--rewards FILE", "--constants", "--half-life N",
+                "--oracle MODE", "--oracle-cache DIR", "--oracle-budget USD", "--predicates FILE",
+                "--manifest-options", "--refit-habit", "TYPESAFE_API_KEY"}) {
             assertTrue(r.out().contains(option), option);
         }
-        assertTrue(r.out().contains("--habit-only is required"));
+        assertTrue(r.out().contains("Three ways to learn:"));
     }
 }

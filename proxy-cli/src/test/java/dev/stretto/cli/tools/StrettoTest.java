@@ -39,6 +39,17 @@ class StrettoTest {
         }
     }
 
+    /** Runs a command line with an environment, as {@code learn} and {@code promote} read one. */
+    static Run run(java.util.Map<String, String> env, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            int status = Stretto.run(args, InputStream.nullInputStream(), o, e, false, false, env);
+            return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+
     private static Run run(String... args) {
         return run(false, args);
     }
@@ -316,5 +327,145 @@ class StrettoTest {
         assertEquals(new Run(1, "", "stretto: " + missing + ": no such file or directory\n"),
                 run("show", missing.toString()));
         assertEquals(1, run("sessions", missing.toString()).status());
+    }
+
+    private static final String RETAIL = "home/logs/retail/20260928T020401.312Z-14780.jsonl";
+
+    @Test
+    void guardsGivesEveryRulesVerdictOnTheRecordedRetailCancellationThenTheTable() {
+        Run r = run("guards", fixture(RETAIL));
+        assertEquals(0, r.status(), r.err());
+        assertEquals("", r.err());
+        assertEquals(String.join("\n",
+                "20260928T020401.312Z-14780  (retail)",
+                "   2405 ms  cancel_pending_order {\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"}  id 7",
+                "             pass     retail.authenticated",
+                "             pass     retail.own_order",
+                "             pass     retail.status_checked",
+                "             pass     retail.pending",
+                "             pass     retail.cancel_reason",
+                "             pass     retail.confirmed (logged only)",
+                "             -> allowed",
+                "",
+                "RULE                            WRITES  PASS  FAIL  UNKNOWN  WOULD REFUSE",
+                "retail.authenticated                 1     1     0        0             0",
+                "retail.own_order                     1     1     0        0             0",
+                "retail.status_checked                1     1     0        0             0",
+                "retail.pending                       1     1     0        0             0",
+                "retail.delivered                     0     0     0        0             0",
+                "retail.cancel_reason                 1     1     0        0             0",
+                "retail.items_in_order                0     0     0        0             0",
+                "retail.same_product                  0     0     0        0             0",
+                "retail.once                          0     0     0        0             0",
+                "retail.own_payment                   0     0     0        0             0",
+                "retail.refund_method                 0     0     0        0             0",
+                "retail.confirmed (logged only)       1     1     0        0             -",
+                ""), r.out().replace(System.lineSeparator(), "\n"));
+    }
+
+    @Test
+    void guardsJsonPrintsTheVerdictObjectsOfEachWrite() {
+        Run r = run("guards", "--json", fixture(RETAIL));
+        assertEquals(0, r.status(), r.err());
+        assertEquals("{\"session\":\"20260928T020401.312Z-14780\",\"t_ms\":2405,\"id\":\"7\",\"tool\":\"cancel_pending_order\","
+                + "\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"refused\":false,\"verdicts\":{"
+                + "\"retail.authenticated\":{\"verdict\":\"pass\"},\"retail.own_order\":{\"verdict\":\"pass\"},"
+                + "\"retail.status_checked\":{\"verdict\":\"pass\"},\"retail.pending\":{\"verdict\":\"pass\"},"
+                + "\"retail.cancel_reason\":{\"verdict\":\"pass\"},\"retail.confirmed\":{\"verdict\":\"pass\"}}}"
+                + System.lineSeparator(), r.out());
+    }
+
+    @Test
+    void guardsTakesAnotherDomainAndRefusesOneWithoutGuards() {
+        Run shop = run("guards", fixture("home/logs/shop/20260928T020400.548Z-14457.jsonl"));
+        assertEquals(0, shop.status(), "the log could be read");
+        assertTrue(shop.out().startsWith("20260928T020400.548Z-14457: no guards for shop; give --domain retail or airline"),
+                shop.out());
+        Run asRetail = run("guards", "--domain", "retail", fixture("home/logs/shop/20260928T020400.548Z-14457.jsonl"));
+        assertTrue(asRetail.out().contains("fail     retail.confirmed (logged only): the customer's last message is not an"
+                + " explicit confirmation"), asRetail.out());
+        Run airline = run("guards", "--domain=airline", fixture(RETAIL));
+        assertTrue(airline.out().startsWith("20260928T020401.312Z-14780  (airline)\n  no writes".replace("\n",
+                System.lineSeparator())), airline.out());
+        Run unknown = run("guards", "--domain", "telecom", fixture(RETAIL));
+        assertEquals(2, unknown.status());
+        assertEquals("stretto: guards: no guards for telecom (domains with guards: retail or airline) (see 'stretto guards"
+                + " --help')" + System.lineSeparator(), unknown.err());
+    }
+
+    /** A record directory in active mode may hold the conversation file too: it is not a log. */
+    @Test
+    void guardsOfADirectoryChecksTheLogsItCanReadAndNamesTheOtherFilesItSkips(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("20260928T020401.312Z-14780.jsonl");
+        Files.copy(Fixtures.file(RETAIL), log);
+        Path chat = dir.resolve("chat.jsonl");
+        Files.writeString(chat, "{\"role\":\"user\",\"content\":\"Please cancel #W61a.\"}\n");
+        Path torn = dir.resolve("20260928T020402.000Z-14781.jsonl");
+        Files.writeString(torn, Files.readString(log).substring(0, Files.readString(log).indexOf('\n') + 40));
+
+        Run r = run("guards", dir.toString());
+        assertEquals(0, r.status(), r.err());
+        String alone = run("guards", log.toString()).out();
+        assertTrue(r.out().startsWith(alone.substring(0, alone.indexOf("RULE"))), "the readable log's write:\n" + r.out());
+        assertTrue(r.out().contains("retail.cancel_reason                 1     1     0        0             0"), r.out());
+        List<String> err = List.of(r.err().split("\n"));
+        assertEquals(2, err.size(), r.err());
+        assertEquals("stretto: " + torn + ":2: the last line is cut short (the proxy was stopped while writing it);"
+                + " it is left out", err.get(0));
+        assertTrue(err.get(1).startsWith("stretto: " + chat + ":1: ") && err.get(1).endsWith(" (skipped)"), err.get(1));
+
+        Files.delete(log);
+        Files.delete(torn);
+        Run none = run("guards", dir.toString());
+        assertEquals(1, none.status());
+        assertTrue(none.err().endsWith("stretto: " + dir + ": none of its 1 session log could be read\n"), none.err());
+    }
+
+    @Test
+    void guardsMarksAWriteTheGuardsWouldRefuseAndCountsIt(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("20260101T000000.000Z-5.jsonl");
+        Files.writeString(log, String.join("\n",
+                "{\"stretto_mcp_log\":2,\"session\":\"20260101T000000.000Z-5\",\"started_unix_ms\":0,\"server_command\":[\"s\"],"
+                        + "\"domain\":\"retail\",\"agent_model\":null}",
+                "{\"t_ms\":5,\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                        + "{\"name\":\"cancel_pending_order\",\"arguments\":{\"order_id\":\"#W1a\",\"reason\":\"found it cheaper\"}}}}",
+                ""));
+        Run r = run("guards", log.toString());
+        assertTrue(r.out().contains("fail     retail.cancel_reason: 'found it cheaper' is not an accepted reason"), r.out());
+        assertTrue(r.out().contains("-> REFUSED"), r.out());
+        assertTrue(r.out().contains("retail.cancel_reason                 1     0     1        0             1"), r.out());
+        assertTrue(r.out().contains("retail.own_order                     1     0     0        1             0"), r.out());
+    }
+
+    @Test
+    void showMarksACommitItsPartsAndTheCallsItMade(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("20260101T000000.000Z-6.jsonl");
+        String commitArgs = "{\"calls\":[{\"name\":\"cancel_pending_order\",\"arguments\":{\"order_id\":\"#W1a\","
+                + "\"reason\":\"no longer needed\"}},{\"name\":\"cancel_pending_order\",\"arguments\":{\"order_id\":\"#W1b\","
+                + "\"reason\":\"found it cheaper\"}}]}";
+        Files.writeString(log, String.join("\n",
+                "{\"stretto_mcp_log\":2,\"session\":\"20260101T000000.000Z-6\",\"started_unix_ms\":0,\"server_command\":[\"s\"],"
+                        + "\"domain\":\"retail\",\"agent_model\":null}",
+                "{\"t_ms\":10,\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":"
+                        + "{\"name\":\"stretto_commit\",\"arguments\":" + commitArgs + "}}}",
+                "{\"t_ms\":11,\"from\":\"proxy\",\"message\":{\"id\":\"stretto-1\",\"jsonrpc\":\"2.0\",\"method\":\"tools/call\","
+                        + "\"params\":{\"arguments\":{\"order_id\":\"#W1a\",\"reason\":\"no longer needed\"},\"name\":\"cancel_pending_order\"}}}",
+                "{\"t_ms\":13,\"from\":\"server\",\"message\":{\"id\":\"stretto-1\",\"jsonrpc\":\"2.0\",\"result\":{\"content\":"
+                        + "[{\"text\":\"cancelled\",\"type\":\"text\"}],\"isError\":false}}}",
+                "{\"t_ms\":14,\"from\":\"proxy\",\"message\":{\"id\":9,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":"
+                        + "\"cancel_pending_order {\\\"order_id\\\":\\\"#W1a\\\"}:\\ncancelled\\n\\ncancel_pending_order {\\\"order_id"
+                        + "\\\":\\\"#W1b\\\"} was refused by the policy check: no\",\"type\":\"text\"}],\"isError\":true}}}",
+                ""));
+        Run r = run("show", log.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("stretto_commit " + "{\"calls\":[{\"arguments\":{\"order_id\":\"#W1a\""), r.out());
+        assertTrue(r.out().contains("id 9  4 ms  COMMIT  ERROR"), r.out());
+        assertTrue(r.out().contains("-> cancel_pending_order {\"order_id\":\"#W1a\"}: cancelled\n".replace("\n",
+                System.lineSeparator())), r.out());
+        assertTrue(r.out().contains("-> cancel_pending_order {\"order_id\":\"#W1b\"} was refused by the policy check: no"),
+                r.out());
+        assertTrue(r.out().contains("id stretto-1  2 ms  BY COMMIT"), r.out());
+        assertFalse(r.out().contains("REFUSED"), "a commit that stopped is not itself refused");
+        assertTrue(r.out().contains("2 calls (1 by commits), 1 failed, 1 turn"), r.out());
     }
 }

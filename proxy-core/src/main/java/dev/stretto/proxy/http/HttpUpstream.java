@@ -42,11 +42,12 @@ import org.tinylog.Logger;
  * <p>Extra header values (bearer tokens) are sent on every request and never appear in a
  * warning, an error line, an exception message or {@link #toString()}.
  *
- * <p>Threads and ownership: {@code start}, {@code send} and {@code endOfInput} run on the
- * client pump; each exchange on a virtual thread of its own; the GET stream on the companion
- * fork; {@code awaitEnd} on its fork. Shared state lives in thread-safe holders ({@link
- * SessionState}, {@link PendingRequests}, {@link InFlight}); {@code gate} is written by the
- * client pump only.
+ * <p>Threads and ownership: {@code start} runs on the session's thread, {@code send} and
+ * {@code endOfInput} on the client pump (in active mode, the actor's server writer); each
+ * exchange on a virtual thread of its own; the GET stream on the companion fork; {@code
+ * awaitEnd} on its fork. Shared state lives in thread-safe holders ({@link SessionState},
+ * {@link PendingRequests}, {@link InFlight}); {@code gate} is written by the thread that
+ * sends only.
  */
 public final class HttpUpstream implements Upstream {
 

@@ -8,9 +8,10 @@ import dev.stretto.trace.log.JsonText;
 import java.io.IOException;
 
 /**
- * Reads only what the HTTP upstream needs from one JSON-RPC message: its kind, method and id,
- * and for a result the {@code protocolVersion} field (the initialize answer's). Everything
- * else is skipped by the streaming parser, which still checks it is well-formed JSON.
+ * Reads only what the HTTP upstream and the active-mode actor need from one JSON-RPC message:
+ * its kind, method and id, and for a result the {@code protocolVersion} field (the initialize
+ * answer's). Everything else is skipped by the streaming parser, which still checks it is
+ * well-formed JSON: one look at a line, not a parse into a tree.
  *
  * @param kind            what the bytes are
  * @param method          the method name, or null
@@ -18,10 +19,10 @@ import java.io.IOException;
  *                        {@code null}), or null when the message has no usable id
  * @param protocolVersion {@code result.protocolVersion} when it is a string, else null
  */
-record JsonRpcPeek(Kind kind, String method, String id, String protocolVersion) {
+public record JsonRpcPeek(Kind kind, String method, String id, String protocolVersion) {
 
     /** The kinds of line the upstream tells apart. */
-    enum Kind {
+    public enum Kind {
         /** Only whitespace. */
         BLANK,
         /** Not one well-formed JSON value. */
@@ -49,7 +50,8 @@ record JsonRpcPeek(Kind kind, String method, String id, String protocolVersion) 
                     .build())
             .build();
 
-    static JsonRpcPeek of(byte[] bytes) {
+    /** Looks at one line (without its terminator; a trailing {@code '\r'} is white space). */
+    public static JsonRpcPeek of(byte[] bytes) {
         if (isBlank(bytes)) {
             return new JsonRpcPeek(Kind.BLANK, null, null, null);
         }

@@ -25,4 +25,13 @@ public final class Fnv1a64 {
         }
         return h;
     }
+
+    /**
+     * The fold (0 to 4) the reference puts a task in: the hash of its id modulo 5, unsigned.
+     * The arbiter picks its fitted model by it, and learning's cross-validation groups
+     * sessions by it.
+     */
+    public static int fold(String taskId) {
+        return (int) Long.remainderUnsigned(hash(taskId), 5);
+    }
 }

@@ -28,10 +28,11 @@ import org.tinylog.Logger;
  * so that forwarding never waits for the disk or the listener.
  *
  * <p>Threads and ownership. Any pump calls {@link #record}: under {@code lock} it reads the
- * clock and enqueues the line, so the order of the queue is the order of the stamps and
- * {@code t_ms} never decreases down the log. One thread runs {@link #call()}: it alone
- * classifies lines (message or raw), makes entries, and calls the sinks and the listener. It
- * flushes the sinks whenever the queue is empty, so a crash loses at most what is still queued.
+ * clock (in active mode the actor's stamp comes with the line) and enqueues the line, so the
+ * order of the queue is the order of the stamps and {@code t_ms} never decreases down the log.
+ * One thread runs {@link #call()}: it alone classifies lines (message or raw), makes entries,
+ * and calls the sinks and the listener. It flushes the sinks whenever the queue is empty, so a
+ * crash loses at most what is still queued.
  *
  * <p>Queue policy: bounded twice, by lines and by bytes (lines of many megabytes are normal,
  * so a bound on lines alone could hold gigabytes while a disk stalls). When either is
@@ -138,13 +139,24 @@ public final class LogWriter implements Recorder, Callable<Void> {
 
     @Override
     public boolean record(Source from, Line line) throws InterruptedException {
+        return stampAndEnqueue(from, line, -1);
+    }
+
+    /** Active mode: the line with the actor's stamp. */
+    @Override
+    public boolean record(Source from, Line line, long tMs) throws InterruptedException {
+        return stampAndEnqueue(from, line, tMs);
+    }
+
+    // The clock is read under the lock, with the enqueue, unless the caller stamped the line (tMs >= 0).
+    private boolean stampAndEnqueue(Source from, Line line, long tMs) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             if (closed) {
                 return false;
             }
-            long tMs = Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(tMs, from, line.bytes(), Math.min(line.bytes().length, byteBudget)));
+            long stamp = tMs >= 0 ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
+            enqueue(new Item(stamp, from, line.bytes(), Math.min(line.bytes().length, byteBudget)));
             return true;
         } finally {
             lock.unlock();

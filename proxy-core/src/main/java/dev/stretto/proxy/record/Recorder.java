@@ -4,7 +4,8 @@ import dev.stretto.proxy.io.Line;
 import dev.stretto.trace.log.Source;
 
 /**
- * Where the pumps hand each line before forwarding it. Thread-safe: every pump calls it.
+ * Where each line goes before it is forwarded: the pumps hand it over in passive mode, the
+ * actor in active mode. Thread-safe: every pump calls it.
  */
 public interface Recorder {
 
@@ -29,6 +30,18 @@ public interface Recorder {
      *         #close()}, when the line must not be forwarded either: a forwarded line is in the log
      */
     boolean record(Source from, Line line) throws InterruptedException;
+
+    /**
+     * Queues {@code line} with the stamp {@code tMs} (milliseconds after the session started)
+     * instead of the time now: for the active-mode actor, which stamps lines itself because
+     * the session's episode needs the same times the log has. The caller keeps the stamps
+     * from decreasing. By default the stamp is ignored and the line is stamped now.
+     *
+     * @return as {@link #record(Source, Line)}
+     */
+    default boolean record(Source from, Line line, long tMs) throws InterruptedException {
+        return record(from, line);
+    }
 
     /** No more lines: what is queued is written out, then the log is closed. Idempotent. */
     void close();

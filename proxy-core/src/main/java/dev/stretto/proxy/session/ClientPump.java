@@ -4,13 +4,11 @@ import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.tinylog.Logger;
 
 /**
  * Host to server: takes each line the host wrote, records it, then passes it to the
- * upstream unchanged; at the end of the host's input, sets {@code hostClosed} and tells the
- * upstream so. Runs on one virtual thread of the session's scope; interrupted when the
+ * upstream unchanged; at the end of the host's input, tells the upstream so. Runs on one virtual thread of the session's scope; interrupted when the
  * session ends first. Once the session stops, lines are no longer passed on (see {@link
  * ForwardGate}).
  */
@@ -18,13 +16,11 @@ final class ClientPump implements Callable<Void> {
     private final HostInput from;
     private final ForwardGate gate;
     private final Upstream to;
-    private final AtomicBoolean hostClosed;
 
-    ClientPump(HostInput from, ForwardGate gate, Upstream to, AtomicBoolean hostClosed) {
+    ClientPump(HostInput from, ForwardGate gate, Upstream to) {
         this.from = from;
         this.gate = gate;
         this.to = to;
-        this.hostClosed = hostClosed;
     }
 
     @Override
@@ -33,7 +29,7 @@ final class ClientPump implements Callable<Void> {
             // if/instanceof, not a pattern switch, whose bootstrap would delay the first line.
             HostInput.Read read = from.take();
             if (read instanceof HostInput.Got(Line line)) {
-                if (!gate.admit(Source.CLIENT, line)) {
+                if (!gate.record(Source.CLIENT, line)) {
                     return null;
                 }
                 to.send(line.bytes(), line.terminated());
@@ -41,7 +37,6 @@ final class ClientPump implements Callable<Void> {
                 if (failure != null) {
                     Logger.warn("reading the host's input failed ({}); treating it as closed", failure.getMessage());
                 }
-                hostClosed.set(true);
                 to.endOfInput();
                 return null;
             }

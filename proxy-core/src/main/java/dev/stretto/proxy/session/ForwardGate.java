@@ -10,10 +10,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * What every line passes between being read and being forwarded, in either direction: it is
  * recorded first (record before forward), and once the session stops nothing passes any
- * more, so that a line forwarded is a line in the log, however the session ends. It counts
- * the lines it lets through, by who wrote them. Thread-safe.
+ * more, so that a line forwarded is a line in the log, however the session ends. The client
+ * pump and the upstream pump pass it in passive mode; in active mode the actor records every
+ * line through it before it queues the line for a side. It counts the lines it lets through,
+ * by who wrote them. Thread-safe.
  */
-final class ForwardGate {
+final class ForwardGate implements Recorder {
     private static final long NONE = Long.MIN_VALUE;
 
     private final Recorder recorder;
@@ -31,19 +33,30 @@ final class ForwardGate {
      * Records {@code line}; true when it may now be forwarded. False once the gate is closed:
      * the line is then neither recorded nor to be forwarded.
      */
-    boolean admit(Source from, Line line) throws InterruptedException {
-        if (closed || !recorder.record(from, line)) {
-            return false;
+    @Override
+    public boolean record(Source from, Line line) throws InterruptedException {
+        return !closed && counted(from, recorder.record(from, line));
+    }
+
+    /** As {@link #record(Source, Line)}, with the active-mode actor's stamp. */
+    @Override
+    public boolean record(Source from, Line line, long tMs) throws InterruptedException {
+        return !closed && counted(from, recorder.record(from, line, tMs));
+    }
+
+    private boolean counted(Source from, boolean recorded) {
+        if (recorded) {
+            admitted.incrementAndGet(from.ordinal());
+            if (from == Source.SERVER && firstServerLine.get() == NONE) {
+                firstServerLine.compareAndSet(NONE, System.nanoTime());
+            }
         }
-        admitted.incrementAndGet(from.ordinal());
-        if (from == Source.SERVER && firstServerLine.get() == NONE) {
-            firstServerLine.compareAndSet(NONE, System.nanoTime());
-        }
-        return true;
+        return recorded;
     }
 
     /** Lets nothing through any more and closes the recorder, which then writes out what it holds. */
-    void close() {
+    @Override
+    public void close() {
         closed = true;
         recorder.close();
     }

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.session;
 
+import dev.stretto.proxy.active.ActiveSession;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,8 +18,9 @@ import org.tinylog.Logger;
  * in one, or the session could never end.
  *
  * <p>Threads. The session's upstream pump calls {@link #write} (one caller, so lines keep the
- * log's order); it queues the line and returns. The writer, a daemon thread
- * named by {@link #start} and outside the session's scope, takes the lines in order, writes
+ * log's order), or in active mode the actor calls {@link #offer}; either queues the line and
+ * returns. The writer, a daemon thread named by {@link #start} and outside the session's
+ * scope, takes the lines in order, writes
  * each with its terminator and flushes whenever it has caught up, so the host sees each line
  * as soon as it is complete. It ends after {@link #close()}, once the line it is writing is
  * written and flushed (the host never gets half a line from a session that ended); if the host
@@ -26,12 +28,15 @@ import org.tinylog.Logger;
  * the host reads or closes its end (or the process exits).
  *
  * <p>Queue policy: bounded by {@value #CAPACITY} lines and {@value #BYTE_BUDGET} bytes (a line
- * larger than that takes the whole budget); a caller waits for room, interruptibly, which in
- * turn stops the pump that read the line. After {@link #close()} lines are dropped. When the
- * host has closed its end (the write fails), that is said once and later lines are dropped;
- * the session still ends in the usual way.
+ * larger than that takes the whole budget); a caller of {@link #write} waits for room,
+ * interruptibly, which in turn stops the pump that read the line. The actor never waits on a
+ * side: {@link #offer} always queues, and the actor's mailbox takes no more of the server's
+ * lines while {@link #hasRoom()} is false, so the bound is exceeded by at most what the actor
+ * queues for one event (see {@code Mailbox}). After {@link #close()} lines are dropped. When
+ * the host has closed its end (the write fails), that is said once and later lines are
+ * dropped; the session still ends in the usual way.
  */
-final class HostOutput {
+final class HostOutput implements ActiveSession.HostWriter {
     static final int CAPACITY = 64;
     static final int BYTE_BUDGET = 16 * 1024 * 1024;
 
@@ -56,6 +61,13 @@ final class HostOutput {
     private boolean closed;
     // Guarded by lock.
     private boolean broken;
+    // Written under lock, read without it by the actor's mailbox: the queue is under its bound,
+    // or lines are dropped anyway.
+    private volatile boolean room = true;
+    // Active mode: runs after the queue may have made room (the mailbox's wake-up). Set
+    // before any line comes.
+    private volatile Runnable onRoom = () -> {
+    };
 
     private HostOutput(OutputStream out) {
         this.out = new BufferedOutputStream(out, 64 * 1024);
@@ -79,12 +91,49 @@ final class HostOutput {
             if (closed || broken) {
                 return;
             }
-            queue.add(new Pending(line, newline));
-            queuedBytes += line.length;
-            changed.signalAll();
+            add(new Pending(line, newline));
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Active mode: queues one line for the host without waiting, over the bound if need be;
+     * dropped once closed or broken.
+     */
+    @Override
+    public void offer(byte[] line, boolean newline) {
+        lock.lock();
+        try {
+            if (!closed && !broken) {
+                add(new Pending(line, newline));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // Holding lock.
+    private void add(Pending p) {
+        queue.add(p);
+        queuedBytes += p.line().length;
+        updateRoom();
+        changed.signalAll();
+    }
+
+    // Holding lock, after every change of the queue or of the flags.
+    private void updateRoom() {
+        room = closed || broken || queue.size() < CAPACITY && queuedBytes < BYTE_BUDGET;
+    }
+
+    @Override
+    public boolean hasRoom() {
+        return room;
+    }
+
+    @Override
+    public void onRoom(Runnable wake) {
+        onRoom = wake;
     }
 
     /**
@@ -130,6 +179,7 @@ final class HostOutput {
             closed = true;
             queue.clear();
             queuedBytes = 0;
+            updateRoom();
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -165,12 +215,13 @@ final class HostOutput {
 
     // The next line, or null once closed with nothing left.
     private Pending take() {
+        Pending next;
         lock.lock();
         try {
             while (queue.isEmpty() && !closed) {
                 changed.awaitUninterruptibly();
             }
-            Pending next = queue.poll();
+            next = queue.poll();
             if (next != null) {
                 queuedBytes -= next.line().length;
                 if (!busy) {
@@ -178,12 +229,16 @@ final class HostOutput {
                     lastProgressNanos = System.nanoTime();
                 }
                 busy = true;
+                updateRoom();
                 changed.signalAll();
             }
-            return next;
         } finally {
             lock.unlock();
         }
+        if (next != null) {
+            onRoom.run();
+        }
+        return next;
     }
 
     /** Writes one line, and flushes when no other line waits; true when nothing is left unflushed. */
@@ -229,10 +284,12 @@ final class HostOutput {
             broken = true;
             queue.clear();
             queuedBytes = 0;
+            updateRoom();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
+        onRoom.run();
         Logger.warn("the host no longer reads the proxy's output; the server's messages are dropped");
     }
 }

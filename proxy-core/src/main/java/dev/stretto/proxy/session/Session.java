@@ -2,6 +2,7 @@ package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.EndReason;
 import dev.stretto.proxy.SessionResult;
+import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.upstream.Upstream;
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.tinylog.Logger;
 
 /**
@@ -59,6 +59,15 @@ import org.tinylog.Logger;
  * the log writer to write out what it holds, then ends the server ({@link Upstream#stop()}:
  * SIGTERM to the child's tree, SIGKILL a moment later, returning once it is gone), lets the
  * host's output finish the line it is writing, and throws {@link InterruptedException}.
+ *
+ * <p>Active mode (an {@link ActiveSession}; the lines marked "active mode" below are all it
+ * changes here): the server's lines go to the actor's mailbox instead of {@link ServerLines},
+ * and the client and upstream pumps are replaced by the active session's loops (a pump to the
+ * actor, the actor, the server's writer) and a {@link TaskForks} for the actor's slow work.
+ * The actor records every line through the same gate before it queues the line for a side,
+ * and queues the host's lines on the same {@link HostOutput}; so ending, stopping and a host
+ * that stopped reading are handled as above. The session's end is the active session's: the
+ * upstream's end, then the actor's last work for the host queued.
  */
 public final class Session {
 
@@ -76,9 +85,10 @@ public final class Session {
     private final OutputStream hostOutStream;
     private final Duration hostStall;
     private final ServerLines serverLines = new ServerLines();
-    private final AtomicBoolean hostClosed = new AtomicBoolean();
     // Caller's thread only: server lines given up at the end, before they were recorded.
     private int notTaken;
+    // Active mode: null in passive mode.
+    private final ActiveSession active;
 
     /**
      * A session that is not yet started.
@@ -95,6 +105,15 @@ public final class Session {
      */
     public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
                    HostInput hostIn, OutputStream hostOut, Duration hostStall) {
+        this(name, upstream, recorder, recorderLoop, hostIn, hostOut, hostStall, null);
+    }
+
+    /**
+     * A session that is not yet started, in active mode when {@code active} is not null (the
+     * other parameters are those of the passive constructor).
+     */
+    public Session(String name, Upstream upstream, Recorder recorder, Callable<Void> recorderLoop,
+                   HostInput hostIn, OutputStream hostOut, Duration hostStall, ActiveSession active) {
         this.name = name;
         this.upstream = upstream;
         this.gate = new ForwardGate(recorder);
@@ -102,6 +121,7 @@ public final class Session {
         this.hostIn = hostIn;
         this.hostOutStream = hostOut;
         this.hostStall = hostStall;
+        this.active = active;
     }
 
     /**
@@ -164,7 +184,8 @@ public final class Session {
 
     private void startUpstream() throws IOException {
         try {
-            upstream.start(serverLines);
+            // Active mode: the server's lines go to the actor.
+            upstream.start(active != null ? active.serverSink() : serverLines);
         } catch (IOException | RuntimeException e) {
             upstream.abort();
             throw e;
@@ -190,14 +211,24 @@ public final class Session {
                         }
                     }));
                 }
-                end = scope.fork(() -> {
-                    int status = upstream.awaitEnd();
-                    serverLines.finish();
-                    awaitDrained(drained, out);
-                    return new Ended(status);
-                });
-                others.add(scope.fork(() -> new UpstreamPump(serverLines, gate, out, drained).call()));
-                others.add(scope.fork(() -> new ClientPump(hostIn, gate, upstream, hostClosed).call()));
+                if (active == null) {
+                    end = scope.fork(() -> {
+                        int status = upstream.awaitEnd();
+                        serverLines.finish();
+                        awaitDrained(drained, out);
+                        return new Ended(status);
+                    });
+                    others.add(scope.fork(() -> new UpstreamPump(serverLines, gate, out, drained).call()));
+                    others.add(scope.fork(() -> new ClientPump(hostIn, gate, upstream).call()));
+                } else {
+                    // Active mode: the actor and its loops in place of the pumps.
+                    TaskForks forks = new TaskForks(name + "-work");
+                    others.add(scope.fork(() -> forks.call()));
+                    end = scope.fork(() -> new Ended(active.awaitEnd(upstream)));
+                    for (Callable<Void> loop : active.loops(hostIn, upstream, out, gate, forks)) {
+                        others.add(scope.fork(() -> loop.call()));
+                    }
+                }
                 for (Callable<Void> companion : upstream.companions()) {
                     others.add(scope.fork(() -> companion.call()));
                 }
@@ -216,7 +247,7 @@ public final class Session {
         }
         if (end.state() == Subtask.State.SUCCESS) {
             int status = ((Ended) end.get()).status();
-            return new Outcome(status, hostClosed.get() ? EndReason.HOST_CLOSED : EndReason.SERVER_EXITED, null);
+            return new Outcome(status, hostIn.ended() ? EndReason.HOST_CLOSED : EndReason.SERVER_EXITED, null);
         }
         Throwable failure = end.state() == Subtask.State.FAILED ? end.exception() : null;
         for (Subtask<Object> s : others) {

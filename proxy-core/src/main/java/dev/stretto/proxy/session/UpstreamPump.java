@@ -27,7 +27,7 @@ final class UpstreamPump implements Callable<Void> {
     public Void call() throws InterruptedException {
         ServerLines.Item item;
         while ((item = from.take()) != null) {
-            if (!gate.admit(item.from(), item.line())) {
+            if (!gate.record(item.from(), item.line())) {
                 return null;
             }
             to.write(item.line().bytes(), item.line().terminated());

@@ -22,7 +22,8 @@ import org.tinylog.Logger;
  * stdin and stdout are the session's pipes; its environment is the proxy's with the command's
  * variables added, its working directory and stderr the command's (by default the proxy's).
  *
- * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump;
+ * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump (in
+ * active mode, the actor's server writer);
  * {@link #awaitEnd} runs as a fork of the session's scope and waits for the server's output
  * to end and for the server to exit. The server's stdout is read by an {@link OutputReader},
  * a daemon thread {@code stretto-server-stdout-<pid>} outside the scope: it hands each line to

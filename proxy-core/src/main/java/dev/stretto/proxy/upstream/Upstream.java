@@ -8,8 +8,8 @@ import java.util.concurrent.Callable;
  * The server end of one session: a child process on stdio, or a Streamable HTTP endpoint.
  *
  * <p>Threads and ownership: the Session calls {@link #start} once, before it forks anything.
- * {@link #send} and {@link #endOfInput} are then called by the client pump only, in the
- * order the host wrote its lines. {@link #awaitEnd} and each of {@link #companions()} run
+ * {@link #send} and {@link #endOfInput} are then called by one thread only, in the order the
+ * lines are to reach the server: the client pump (in active mode, the actor's server writer). {@link #awaitEnd} and each of {@link #companions()} run
  * as forks of the session's scope. {@link #stop} and {@link #abort} may be called from any
  * thread, at any time, more than once.
  */

@@ -3,6 +3,7 @@ package dev.stretto.proxy.flow;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.model.FlowManifest;
 import dev.stretto.proxy.flow.model.Promoted;
 import dev.stretto.proxy.flow.model.Sites;
 import dev.stretto.proxy.testing.ReferenceData;
@@ -84,6 +85,21 @@ public final class FlowTesting {
         return new Flow(f.format(), f.provenance(), f.vocab(), f.manifest(), f.map(), f.group(), f.habit(),
                 new Sites(s.reads(), s.next(), s.feeds(), true), f.predicates(), f.weighed(), f.folds(), f.bindings(),
                 f.model(), f.program(), f.promoted(), f.thresholds(), f.contracts(), f.reach());
+    }
+
+    /** {@code flow} with other sites. */
+    public static Flow withSites(Flow f, Sites sites) {
+        return new Flow(f.format(), f.provenance(), f.vocab(), f.manifest(), f.map(), f.group(), f.habit(), sites,
+                f.predicates(), f.weighed(), f.folds(), f.bindings(), f.model(), f.program(), f.promoted(),
+                f.thresholds(), f.contracts(), f.reach());
+    }
+
+    /** {@code flow} with other tool docs. */
+    public static Flow withDocs(Flow f, Map<String, FlowManifest.ToolDoc> docs) {
+        FlowManifest m = new FlowManifest(f.manifest().domain(), f.manifest().tools(), docs);
+        return new Flow(f.format(), f.provenance(), f.vocab(), m, f.map(), f.group(), f.habit(), f.sites(),
+                f.predicates(), f.weighed(), f.folds(), f.bindings(), f.model(), f.program(), f.promoted(),
+                f.thresholds(), f.contracts(), f.reach());
     }
 
     /** A promotion record in which only {@code site} is promoted. */

@@ -9,8 +9,15 @@ class RandomTest {
     @Test
     void fnv1aOfTheServedSessionsIdIsTheDocumentedValue() {
         assertEquals("8617075012100812910", Long.toUnsignedString(Fnv1a64.hash("20260928T020401.117Z-14662")));
-        assertEquals(0, Long.remainderUnsigned(Fnv1a64.hash("20260928T020401.117Z-14662"), 5));
+        assertEquals(0, Fnv1a64.fold("20260928T020401.117Z-14662"));
         assertEquals("1469598103934665603", Long.toUnsignedString(Fnv1a64.hash("")));
+    }
+
+    @Test
+    void theShopSessionsFallInTheFoldsTheirHashesGive() {
+        assertEquals(4, Fnv1a64.fold("20260928T020400.548Z-14457"));
+        assertEquals(3, Fnv1a64.fold("20260928T020400.587Z-14486"));
+        assertEquals(0, Fnv1a64.fold("20260928T020400.679Z-14565"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.stretto.trace.episode;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.LogHeader;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
@@ -54,6 +55,12 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
      */
     public static final long SAME_TURN_MS = 500;
 
+    /**
+     * The name of the tool the proxy adds with {@code --commit}: a call of it is answered by
+     * the proxy, which makes the calls it lists as its own requests.
+     */
+    public static final String COMMIT_TOOL = "stretto_commit";
+
     public Timeline {
         Objects.requireNonNull(header, "header");
         steps = List.copyOf(steps);
@@ -62,7 +69,11 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
 
     /** Builds the timeline of a session log. Never fails: what it cannot use it skips. */
     public static Timeline of(SessionLog log) {
-        return new TimelineBuilder(log).build();
+        TimelineBuilder builder = new TimelineBuilder(log.header());
+        for (LogEntry e : log.entries()) {
+            builder.add(e);
+        }
+        return builder.timeline();
     }
 
     /** Who said something. */
@@ -138,14 +149,27 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
     public record Call(String id, String name, JsonNode arguments, Source from, long sentMs, int turn,
                        Result result, Long cancelledMs, boolean replaced) {
 
-        /** Whether this is one of the proxy's own calls (a flow's lookup). */
+        /**
+         * Whether this is one of the proxy's own calls: a flow's lookup, or a call a
+         * {@code stretto_commit} made.
+         */
         public boolean isLookup() {
             return from == Source.PROXY;
         }
 
-        /** Whether the proxy itself answered one of the agent's calls with an error. */
+        /** Whether this is the agent's call of {@value Timeline#COMMIT_TOOL}, which the proxy answers itself. */
+        public boolean isCommit() {
+            return from == Source.CLIENT && COMMIT_TOOL.equals(name);
+        }
+
+        /**
+         * Whether the proxy itself answered one of the agent's calls with an error: the policy
+         * check refused it. (A commit the proxy answers with an error is not refused: some
+         * call it made failed.)
+         */
         public boolean isRefused() {
-            return from == Source.CLIENT && result != null && result.from() == Source.PROXY && result.error();
+            return from == Source.CLIENT && !isCommit() && result != null && result.from() == Source.PROXY
+                    && result.error();
         }
 
         /** Milliseconds from the request to its result, or -1 when none came back. */

@@ -1,26 +1,39 @@
 package dev.stretto.trace.episode;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.LogEntry;
+import dev.stretto.trace.log.LogHeader;
 import dev.stretto.trace.log.Payload;
-import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Walks a session log once, in order, and applies the conversion and turn rules described
- * on {@link Timeline}. Mutable and single-use.
+ * Builds a session's {@link Timeline} and {@link Episode} from its log entries, taken one at
+ * a time, in log order, with the conversion and turn rules described on {@link Timeline}.
+ * {@link Timeline#of} feeds it a whole log; the proxy in active mode feeds it each line as it
+ * logs it, and asks for {@linkplain #episode() the episode so far} whenever it must decide,
+ * so what it decides on is exactly what {@code Episode.of} gives for the log up to that line.
+ *
+ * <p>Cost. Each entry costs the parse of its message and the work of the rules; {@link
+ * #events()} and {@link #episode()} cost what the events added since the last call cost (the
+ * episode's events are kept as they go, and only the newest turn's event, which gains calls,
+ * is made again) plus, for {@code episode()}, a copy of the list of events. {@link
+ * #timeline()} builds a whole new timeline every time.
+ *
+ * <p>Not thread-safe: one thread feeds and reads a builder. It keeps parts of the messages
+ * it is given (call arguments): a caller must not change a message after passing it in.
  */
-final class TimelineBuilder {
+public final class TimelineBuilder {
 
-    private final SessionLog log;
+    private final LogHeader header;
 
     /** Steps in log order, as mutable placeholders until the end. */
     private final List<Object> steps = new ArrayList<>();
@@ -32,21 +45,31 @@ final class TimelineBuilder {
      * arguments and the results of other turns. Pieces are separated by newlines so that
      * two neighbours cannot make up a value neither holds.
      */
-    private final StringBuilder known = new StringBuilder();
+    private final SearchableText known = new SearchableText();
+
+    /**
+     * The episode's events as they stand, one per step; a turn's event is made again from
+     * its calls whenever {@code dirty} says calls joined it since.
+     */
+    private final List<Event> events = new ArrayList<>();
+    private final List<Event> eventsView = Collections.unmodifiableList(events);
 
     private MTurn current;
     private String clientName;
     private long lastMs;
+    /** The episode last handed out, until the next entry changes it. */
+    private Episode episode;
 
-    TimelineBuilder(SessionLog log) {
-        this.log = log;
+    /** A builder for the session whose log starts with {@code header}. */
+    public TimelineBuilder(LogHeader header) {
+        this.header = Objects.requireNonNull(header, "header");
     }
 
     private static final class MTurn {
         final int number;
         final long startMs;
         final List<MCall> calls = new ArrayList<>();
-        final StringBuilder results = new StringBuilder();
+        final SearchableText results = new SearchableText();
         int open;
         /**
          * When the turn's latest answer arrived, or null before any: the 500 ms window
@@ -55,10 +78,17 @@ final class TimelineBuilder {
         Long lastAnswerMs;
         /** No user or assistant message since the turn began. */
         boolean onlyResultsSince = true;
+        /** Where the turn's assistant event is in the events. */
+        final int eventIndex;
+        /** Calls joined since that event was last made. */
+        boolean dirty = true;
+        /** The calls as the episode holds them, in order. */
+        final List<ToolCall> toolCalls = new ArrayList<>();
 
-        MTurn(int number, long startMs) {
+        MTurn(int number, long startMs, int eventIndex) {
             this.number = number;
             this.startMs = startMs;
+            this.eventIndex = eventIndex;
         }
     }
 
@@ -74,10 +104,10 @@ final class TimelineBuilder {
         Long cancelledMs;
         boolean replaced;
 
-        MCall(String id, String name, JsonNode arguments, Source from, long sentMs, MTurn turn) {
-            this.id = id;
-            this.name = name;
-            this.arguments = arguments;
+        MCall(ToolCall call, Source from, long sentMs, MTurn turn) {
+            this.id = call.id();
+            this.name = call.name();
+            this.arguments = call.arguments();
             this.from = from;
             this.sentMs = sentMs;
             this.turn = turn;
@@ -93,28 +123,71 @@ final class TimelineBuilder {
     private record MResult(long tMs, MCall call) {
     }
 
-    Timeline build() {
-        for (LogEntry e : log.entries()) {
-            lastMs = e.tMs();
-            if (!(e.payload() instanceof Payload.Message m)) {
-                continue;
-            }
+    /**
+     * Takes the log's next entry. Entries that are not messages, and messages that play no
+     * part in an episode, only move the timeline's end ({@link Timeline#endMs()}).
+     */
+    public void add(LogEntry entry) {
+        lastMs = entry.tMs();
+        if (entry.payload() instanceof Payload.Message m) {
             Optional<JsonNode> parsed = m.tree();
-            if (parsed.isEmpty()) {
-                continue;
-            }
-            JsonNode node = parsed.get();
-            if (e.from() == Source.CONTEXT) {
-                context(node, e.tMs());
-            } else if (node.isArray()) {
-                for (JsonNode one : node) {
-                    rpc(one, e.from(), e.tMs());
-                }
-            } else {
-                rpc(node, e.from(), e.tMs());
-            }
+            parsed.ifPresent(node -> dispatch(node, entry.from(), entry.tMs()));
         }
+    }
+
+    /**
+     * Takes the log's next entry when its message is already parsed: the same as {@link
+     * #add(LogEntry)} for an entry holding {@code message}'s text.
+     *
+     * @param tMs     the entry's {@code t_ms}
+     * @param from    who sent the line
+     * @param message the line's JSON value (a message, or a batch of them)
+     */
+    public void add(long tMs, Source from, JsonNode message) {
+        lastMs = tMs;
+        dispatch(Objects.requireNonNull(message, "message"), from, tMs);
+    }
+
+    private void dispatch(JsonNode node, Source from, long t) {
+        episode = null;
+        if (from == Source.CONTEXT) {
+            context(node, t);
+        } else if (node.isArray()) {
+            for (JsonNode one : node) {
+                rpc(one, from, t);
+            }
+        } else {
+            rpc(node, from, t);
+        }
+    }
+
+    /**
+     * The episode's events so far, in order: a read-only view that later entries change, so
+     * read it before the next {@code add}.
+     */
+    public List<Event> events() {
+        if (current != null && current.dirty) {
+            refresh(current);
+        }
+        return eventsView;
+    }
+
+    /** The episode of the entries so far, as {@link Timeline#episode()} would give it. */
+    public Episode episode() {
+        if (episode == null) {
+            episode = new Episode(header.session(), "", 0, domain(), agentModel(), 0.0, events());
+        }
+        return episode;
+    }
+
+    /** The timeline of the entries so far: a new one at every call. */
+    public Timeline timeline() {
         return freeze();
+    }
+
+    private void refresh(MTurn t) {
+        events.set(t.eventIndex, new Event.Assistant(null, t.toolCalls, null));
+        t.dirty = false;
     }
 
     private void context(JsonNode msg, long t) {
@@ -142,6 +215,7 @@ final class TimelineBuilder {
 
     private void said(Timeline.Role role, String text, long t) {
         steps.add(new MSaid(t, role, text));
+        events.add(role == Timeline.Role.USER ? new Event.User(text) : new Event.Assistant(text, List.of(), null));
         known.append(text).append('\n');
         if (current != null) {
             current.onlyResultsSince = false;
@@ -166,7 +240,7 @@ final class TimelineBuilder {
                     }
                 }
                 if (fromAgentSide && "tools/call".equals(method.textValue())) {
-                    call(id, params, from, t);
+                    call(msg, id, from, t);
                 }
             } else if (fromAgentSide && "notifications/cancelled".equals(method.textValue()) && params != null) {
                 JsonNode requestId = params.get("requestId");
@@ -180,19 +254,17 @@ final class TimelineBuilder {
         }
     }
 
-    private void call(JsonNode id, JsonNode params, Source from, long t) {
-        JsonNode nameNode = params == null ? null : params.get("name");
-        String name = nameNode != null && nameNode.isTextual() ? nameNode.textValue() : "";
-        JsonNode args = params == null ? null : params.get("arguments");
-        if (args == null || args.isNull()) {
-            args = JsonNodeFactory.instance.objectNode();
-        }
+    private void call(JsonNode msg, JsonNode id, Source from, long t) {
+        ToolCall call = ToolCall.ofRequest(msg).orElseThrow();
+        JsonNode args = call.arguments();
         if (!joinsCurrentTurn(from, args, t)) {
             startTurn(t);
         }
-        MCall c = new MCall(idText(id), name, args, from, t, current);
+        MCall c = new MCall(call, from, t, current);
         current.calls.add(c);
+        current.toolCalls.add(call);
         current.open++;
+        current.dirty = true;
         MCall earlier = pending.put(idKey(id), c);
         if (earlier != null) {
             earlier.replaced = true;
@@ -219,7 +291,7 @@ final class TimelineBuilder {
 
     private boolean passesValueFirstSeenInTurn(JsonNode args) {
         for (String v : argumentValues(args, new ArrayList<>())) {
-            if (current.results.indexOf(v) >= 0 && known.indexOf(v) < 0) {
+            if (current.results.contains(v) && !known.contains(v)) {
                 return true;
             }
         }
@@ -243,11 +315,16 @@ final class TimelineBuilder {
 
     private void startTurn(long t) {
         if (current != null) {
-            known.append(current.results);
+            known.append(current.results.text());
+            // Only the newest turn gains calls: the one before is final from now on.
+            if (current.dirty) {
+                refresh(current);
+            }
         }
-        current = new MTurn(turns.size() + 1, t);
+        current = new MTurn(turns.size() + 1, t, events.size());
         turns.add(current);
         steps.add(new MTurnStart(t, current));
+        events.add(null);
     }
 
     private void release(MCall c) {
@@ -288,6 +365,7 @@ final class TimelineBuilder {
         c.turn.lastAnswerMs = t;
         release(c);
         steps.add(new MResult(t, c));
+        events.add(new Event.ToolResult(c.id, c.name, error, content));
         if (c.turn == current) {
             current.results.append(content).append('\n');
         } else {
@@ -320,11 +398,6 @@ final class TimelineBuilder {
         return CanonicalJson.write(result);
     }
 
-    /** The id as the episode spells it. */
-    private static String idText(JsonNode id) {
-        return id.isTextual() ? id.textValue() : CanonicalJson.write(id);
-    }
-
     /** A key that keeps the number 3 and the string "3" apart, as JSON-RPC does. */
     private static String idKey(JsonNode id) {
         return id.isTextual() ? "s" + id.textValue() : "j" + CanonicalJson.write(id);
@@ -355,9 +428,14 @@ final class TimelineBuilder {
                 default -> throw new IllegalStateException("unknown step " + s);
             });
         }
-        String domain = log.header().domain() != null ? log.header().domain() : "mcp";
-        String agent = log.header().agentModel() != null ? log.header().agentModel()
-                : clientName != null ? clientName : "unknown";
-        return new Timeline(log.header(), domain, agent, clientName, frozenSteps, frozenTurns, lastMs);
+        return new Timeline(header, domain(), agentModel(), clientName, frozenSteps, frozenTurns, lastMs);
+    }
+
+    private String domain() {
+        return header.domain() != null ? header.domain() : "mcp";
+    }
+
+    private String agentModel() {
+        return header.agentModel() != null ? header.agentModel() : clientName != null ? clientName : "unknown";
     }
 }

@@ -1,8 +1,9 @@
 package dev.stretto.cli.learn.features;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.cli.learn.Step;
 import dev.stretto.proxy.flow.model.FeatureMap;
+import dev.stretto.proxy.flow.predict.AgentStep;
+import dev.stretto.proxy.flow.predict.Features;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -27,7 +28,7 @@ public final class FeatureCandidates {
     }
 
     /** The candidates, ordered by tool, then scalar before length, then path. */
-    public static List<ToolField> discover(List<List<Step>> steps, List<List<JsonNode>> outputs) {
+    public static List<ToolField> discover(List<List<AgentStep>> steps, List<List<JsonNode>> outputs) {
         Map<String, List<JsonNode>> byTool = new LinkedHashMap<>();
         for (int e = 0; e < steps.size(); e++) {
             for (int t = 0; t < steps.get(e).size(); t++) {
@@ -43,7 +44,7 @@ public final class FeatureCandidates {
             for (FeatureMap.Field f : fieldsOf(outs)) {
                 Map<String, Integer> counts = new HashMap<>();
                 for (JsonNode o : outs) {
-                    counts.merge(FieldValues.valueIn(f, o), 1, Integer::sum);
+                    counts.merge(Features.valueIn(f, o), 1, Integer::sum);
                 }
                 int most = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
                 if (counts.size() >= 2 && counts.size() <= MAX_VALUES && (double) most / outs.size() <= MAX_SHARE) {

@@ -2,13 +2,13 @@ package dev.stretto.cli.learn.features;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.learn.Encoder;
-import dev.stretto.cli.learn.Fnv1a;
-import dev.stretto.cli.learn.Step;
 import dev.stretto.cli.learn.Vocab;
 import dev.stretto.cli.learn.habit.BackoffCounts;
 import dev.stretto.cli.learn.habit.EncodedEpisode;
 import dev.stretto.proxy.flow.model.Backoff;
 import dev.stretto.proxy.flow.model.FeatureMap;
+import dev.stretto.proxy.flow.predict.AgentStep;
+import dev.stretto.proxy.math.Fnv1a64;
 import dev.stretto.proxy.math.Libm;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +38,7 @@ public final class FeatureSelection {
     public record Result(FeatureMap map, double bestGain) {
     }
 
-    private final List<List<Step>> steps;
+    private final List<List<AgentStep>> steps;
     private final List<List<JsonNode>> outputs;
     private final int[] folds;
     private final Vocab vocab;
@@ -49,13 +49,13 @@ public final class FeatureSelection {
      * @param outputs their parsed outputs, one per step
      * @param taskIds each episode's task id, which picks its fold
      */
-    public FeatureSelection(List<List<Step>> steps, List<List<JsonNode>> outputs, List<String> taskIds,
+    public FeatureSelection(List<List<AgentStep>> steps, List<List<JsonNode>> outputs, List<String> taskIds,
                             Vocab vocab, double alpha) {
         this.steps = steps;
         this.outputs = outputs;
         this.vocab = vocab;
         this.alpha = alpha;
-        this.folds = taskIds.stream().mapToInt(Fnv1a::fold).toArray();
+        this.folds = taskIds.stream().mapToInt(Fnv1a64::fold).toArray();
     }
 
     /** Selects among {@code candidates}. */
@@ -84,13 +84,13 @@ public final class FeatureSelection {
             left.remove(best);
             current = bestEvidence;
         }
-        FeatureMap map = chosen.isEmpty() ? FeatureMap.EMPTY : Features.fit(chosen, steps, outputs);
+        FeatureMap map = chosen.isEmpty() ? FeatureMap.EMPTY : FeatureMaps.fit(chosen, steps, outputs);
         return new Result(map, bestGain);
     }
 
     /** The cross-validated log-likelihood of the episodes with the given fields' features. */
     double evidence(List<ToolField> fields) {
-        FeatureMap map = fields.isEmpty() ? FeatureMap.EMPTY : Features.fit(fields, steps, outputs);
+        FeatureMap map = fields.isEmpty() ? FeatureMap.EMPTY : FeatureMaps.fit(fields, steps, outputs);
         List<EncodedEpisode> encoded = new ArrayList<>(steps.size());
         for (int e = 0; e < steps.size(); e++) {
             encoded.add(Encoder.encode(steps.get(e), outputs.get(e), vocab, map, 1.0));

@@ -12,7 +12,12 @@ import java.util.Comparator;
  */
 public record ToolField(String tool, FeatureMap.Field field) {
 
+    /** Scalar fields before length fields, then by path. */
+    public static final Comparator<FeatureMap.Field> FIELD_ORDER =
+            Comparator.comparing((FeatureMap.Field f) -> f instanceof FeatureMap.Len)
+                    .thenComparing(FeatureMap.Field::path, ByteOrder.STRINGS);
+
     /** By tool, then scalar fields before length fields, then by path. */
     public static final Comparator<ToolField> ORDER = Comparator.comparing(ToolField::tool, ByteOrder.STRINGS)
-            .thenComparing(ToolField::field, FieldValues.ORDER);
+            .thenComparing(ToolField::field, FIELD_ORDER);
 }

@@ -1,7 +1,7 @@
 package dev.stretto.cli.learn.features;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.cli.learn.Step;
+import dev.stretto.proxy.flow.predict.AgentStep;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +16,9 @@ public final class ToolOutputs {
     }
 
     /** One parsed output per step, null where there is none. */
-    public static List<JsonNode> of(List<Step> steps) {
+    public static List<JsonNode> of(List<AgentStep> steps) {
         List<JsonNode> outputs = new ArrayList<>(steps.size());
-        for (Step s : steps) {
+        for (AgentStep s : steps) {
             outputs.add(s.isRespond() || s.result() == null ? null : parse(s.result()));
         }
         return outputs;

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.learn.Encoder;
-import dev.stretto.cli.learn.Step;
 import dev.stretto.cli.learn.Vocab;
 import dev.stretto.proxy.flow.model.FeatureMap;
+import dev.stretto.proxy.flow.predict.AgentStep;
+import dev.stretto.proxy.flow.predict.Features;
+import dev.stretto.proxy.flow.predict.Step;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,14 +25,14 @@ class FeatureSelectionTest {
 
     @Test
     void candidatesAreFieldsWithTwoToEightValuesNoneCoveringAlmostAll() {
-        List<Step> steps = new ArrayList<>();
+        List<AgentStep> steps = new ArrayList<>();
         List<JsonNode> outputs = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            steps.add(new Step("get", Step.OK, null));
+            steps.add(new AgentStep("get", Step.OK, null));
             outputs.add(json("{\"status\":\"" + (i % 2 == 0 ? "ok" : "late") + "\",\"id\":\"x" + i + "\","
                     + "\"kind\":\"order\",\"items\":" + (i < 3 ? "[]" : "[1,2]") + ",\"pay\":{\"card\":" + i % 3
                     + ",\"meta\":{}}}"));
-            steps.add(new Step("list", Step.OK, null));
+            steps.add(new AgentStep("list", Step.OK, null));
             outputs.add(json(i < 5 ? "[1]" : "[]"));
         }
         List<ToolField> c = FeatureCandidates.discover(List.of(steps), List.of(outputs));
@@ -44,18 +46,18 @@ class FeatureSelectionTest {
     @Test
     void aFieldThatDecidesTheNextStepIsChosenAndNumberedPerTool() {
         // check says ok (then the agent replies) or bad (then it calls fix), 40 sessions.
-        List<List<Step>> steps = new ArrayList<>();
+        List<List<AgentStep>> steps = new ArrayList<>();
         List<List<JsonNode>> outputs = new ArrayList<>();
         List<String> tasks = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             boolean bad = i % 2 == 1;
-            List<Step> s = new ArrayList<>(List.of(new Step("check", Step.OK, null)));
+            List<AgentStep> s = new ArrayList<>(List.of(new AgentStep("check", Step.OK, null)));
             List<JsonNode> o = new ArrayList<>(List.of(json("{\"status\":\"" + (bad ? "bad" : "ok") + "\"}")));
             if (bad) {
-                s.add(new Step("fix", Step.OK, null));
+                s.add(new AgentStep("fix", Step.OK, null));
                 o.add(null);
             }
-            s.add(new Step(null, Step.ENDED, null));
+            s.add(new AgentStep(null, Step.ENDED, null));
             o.add(null);
             steps.add(s);
             outputs.add(o);
@@ -74,16 +76,16 @@ class FeatureSelectionTest {
 
     @Test
     void aCombinationPast63GetsNoId() {
-        List<Step> steps = new ArrayList<>();
+        List<AgentStep> steps = new ArrayList<>();
         List<JsonNode> outputs = new ArrayList<>();
         for (int i = 0; i < 70; i++) {
-            steps.add(new Step("t", Step.OK, null));
+            steps.add(new AgentStep("t", Step.OK, null));
             outputs.add(json("{\"n\":\"" + (100 + i) + "\"}"));
         }
-        FeatureMap map = Features.fit(List.of(new ToolField("t", new FeatureMap.Scalar("n"))), List.of(steps),
+        FeatureMap map = FeatureMaps.fit(List.of(new ToolField("t", new FeatureMap.Scalar("n"))), List.of(steps),
                 List.of(outputs));
         assertEquals(63, map.ids().size());
-        assertEquals(63, Features.featureOf(map, steps.get(62), outputs.get(62)));
-        assertEquals(0, Features.featureOf(map, steps.get(63), outputs.get(63)));
+        assertEquals(63, Features.of(map, "t", outputs.get(62)));
+        assertEquals(0, Features.of(map, "t", outputs.get(63)));
     }
 }

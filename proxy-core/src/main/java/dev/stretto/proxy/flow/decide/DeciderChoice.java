@@ -7,7 +7,7 @@ import dev.stretto.proxy.flow.model.Flow;
  * Which decider serves a flow: {@code --flow-decider} when given; otherwise the flow's arbiter
  * when it has fitted folds, else {@code reach} when it has reach counts, else {@code habit}.
  * A choice that cannot be served is a start failure, with a message that says how to serve
- * the flow instead.
+ * the flow instead. The arbiter asks the System-One model, so serving it needs an oracle.
  */
 public final class DeciderChoice {
 
@@ -20,9 +20,7 @@ public final class DeciderChoice {
      * @param requested the {@code --flow-decider} value, or null
      * @param where     how to name the flow in messages (its path)
      * @throws ProxyStartException when the flow cannot be served that way: an arbiter asked of
-     *                             a flow learned without one, reach without reach counts, or an
-     *                             arbiter at all, since this build cannot ask the System-One
-     *                             model yet
+     *                             a flow learned without one, or reach without reach counts
      */
     public static DeciderKind choose(Flow flow, DeciderKind requested, String where) throws ProxyStartException {
         String instead = flow.reach() != null ? "reach" : "habit";
@@ -34,14 +32,12 @@ public final class DeciderChoice {
             throw new ProxyStartException("the flow " + where + " has no counts for --flow-decider reach: learn it"
                     + " again, or serve it with --flow-decider habit", null);
         }
-        DeciderKind kind = requested != null ? requested
-                : flow.hasArbiter() ? DeciderKind.ARBITER : flow.reach() != null ? DeciderKind.REACH : DeciderKind.HABIT;
-        if (kind == DeciderKind.ARBITER) {
-            throw new ProxyStartException("the flow " + where + " carries an arbiter, which decides by asking the"
-                    + " System-One model, and this build cannot ask it yet: serve the flow with --flow-decider "
-                    + instead + (instead.equals("reach") ? " (or --flow-decider habit)" : ""), null);
-        }
-        return kind;
+        return requested != null ? requested : defaultFor(flow);
+    }
+
+    /** The decider a flow is served with when none is asked for: its arbiter, else reach with its counts, else habit. */
+    public static DeciderKind defaultFor(Flow flow) {
+        return flow.hasArbiter() ? DeciderKind.ARBITER : flow.reach() != null ? DeciderKind.REACH : DeciderKind.HABIT;
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.stretto.proxy.flow.decide;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.oracle.Request;
 import java.util.Objects;
 
 /**
@@ -26,21 +26,14 @@ public sealed interface DecisionStep {
     /**
      * Ask the System-One model first.
      *
-     * @param request the request object (formats 4.2: {@code model}, {@code state},
-     *                {@code questions}, in that order)
+     * @param request the request
      * @param then    what to do with the outcome
      */
-    record AskOracle(JsonNode request, Continuation then) implements DecisionStep {
-        /** Copies the request. */
+    record AskOracle(Request request, Continuation then) implements DecisionStep {
+        /** Requires both. */
         public AskOracle {
-            request = request.deepCopy();
+            Objects.requireNonNull(request, "request");
             Objects.requireNonNull(then, "then");
-        }
-
-        /** The request; a copy. */
-        @Override
-        public JsonNode request() {
-            return request.deepCopy();
         }
     }
 

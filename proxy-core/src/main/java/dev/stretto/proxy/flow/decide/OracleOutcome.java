@@ -1,28 +1,43 @@
 package dev.stretto.proxy.flow.decide;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.oracle.OracleException;
+import dev.stretto.proxy.oracle.Request;
+import dev.stretto.proxy.oracle.Response;
 import java.util.Objects;
 
 /** What came back for a question a decision asked the System-One model. */
 public sealed interface OracleOutcome {
 
     /**
+     * Asks {@code oracle} and turns a failure into {@link Failed}: meant for the thread that
+     * runs the question, off the thread that owns the run.
+     *
+     * @throws InterruptedException if that thread is interrupted while waiting
+     */
+    static OracleOutcome ask(Oracle oracle, Request request) throws InterruptedException {
+        String key = request.key();
+        try {
+            return new Answered(oracle.ask(request), key);
+        } catch (OracleException e) {
+            return new Failed(e.getMessage(), key);
+        } catch (RuntimeException e) {
+            // Whatever went wrong, the decision hands back with it rather than failing the run.
+            return new Failed(e.toString(), key);
+        }
+    }
+
+    /**
      * The model answered.
      *
-     * @param response the response object ({@code model}, {@code answers}, {@code usage})
+     * @param response the response
      * @param key      the request's cache key
      */
-    record Answered(JsonNode response, String key) implements OracleOutcome {
-        /** Copies the response. */
+    record Answered(Response response, String key) implements OracleOutcome {
+        /** Requires both. */
         public Answered {
-            response = response.deepCopy();
+            Objects.requireNonNull(response, "response");
             Objects.requireNonNull(key, "key");
-        }
-
-        /** The response; a copy. */
-        @Override
-        public JsonNode response() {
-            return response.deepCopy();
         }
     }
 

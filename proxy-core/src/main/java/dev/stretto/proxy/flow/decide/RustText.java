@@ -7,15 +7,16 @@ import java.math.RoundingMode;
 /**
  * Numbers in hand-back reasons as the reference words them with Rust's formatting: a threshold
  * with {@code Display} ({@code 0.3}, {@code 1}, never an exponent) and a probability with
- * {@code {:.2}} (two decimals of the exact value, ties to even).
+ * {@code {:.2}} (two decimals of the exact value, ties to even). The {@code stretto} command's
+ * reports use them too, so numbers read the same there.
  */
-final class RustText {
+public final class RustText {
 
     private RustText() {
     }
 
     /** Rust's {@code Display} of a double: the shortest round-trip digits, no exponent. */
-    static String display(double d) {
+    public static String display(double d) {
         if (Double.isNaN(d)) {
             return "NaN";
         }
@@ -29,7 +30,7 @@ final class RustText {
     }
 
     /** Rust's {@code {:.2}} of a double. */
-    static String twoDecimals(double d) {
+    public static String twoDecimals(double d) {
         if (!Double.isFinite(d)) {
             return display(d);
         }

@@ -2,6 +2,7 @@ package dev.stretto.proxy.flow.decide;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.stretto.proxy.oracle.Request;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,13 +38,13 @@ public sealed interface Scoring {
     /**
      * The model must be asked first.
      *
-     * @param request the request object
+     * @param request the request
      * @param then    the scoring once the outcome is known
      */
-    record Ask(JsonNode request, Function<OracleOutcome, Scoring> then) implements Scoring {
-        /** Copies the request. */
+    record Ask(Request request, Function<OracleOutcome, Scoring> then) implements Scoring {
+        /** Requires both. */
         public Ask {
-            request = request.deepCopy();
+            Objects.requireNonNull(request, "request");
             Objects.requireNonNull(then, "then");
         }
     }

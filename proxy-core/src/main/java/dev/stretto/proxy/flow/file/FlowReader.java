@@ -97,7 +97,7 @@ final class FlowReader {
         }
     }
 
-    private static Provenance provenance(Tree t) {
+    static Provenance provenance(Tree t) {
         Tree conventions = t.optional("conventions");
         return new Provenance(t.field("stretto").string(),
                 t.field("sources").list().stream().map(Tree::string).toList(),
@@ -194,7 +194,7 @@ final class FlowReader {
         return new Sites(reads, next, feeds, everyRead != null && everyRead.bool());
     }
 
-    private static Predicate predicate(Tree t) {
+    static Predicate predicate(Tree t) {
         Tree f = t.field("favors");
         Predicate.Favors favors;
         if (f.node().isTextual()) {
@@ -208,7 +208,7 @@ final class FlowReader {
                 t.field("no").string());
     }
 
-    private static Fold fold(Tree t) {
+    static Fold fold(Tree t) {
         List<Double> weights = t.field("weights").list().stream().map(Tree::number).toList();
         Tree r = t.field("rates");
         List<Fold.SiteRates> sites = new ArrayList<>();

@@ -103,6 +103,24 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
         return names;
     }
 
+    /**
+     * This flow with an arbiter: its predicates, the weighed ones, the folds, the model it asks,
+     * the provenance that counts its cases, and whether every read tool is offered at every
+     * site. The format stays as it is (an arbiter needs none of format 2).
+     */
+    public Flow withArbiter(Provenance newProvenance, List<Predicate> newPredicates, List<Predicate> newWeighed,
+                            List<Fold> newFolds, String newModel, boolean everyRead) {
+        Sites s = new Sites(sites.reads(), sites.next(), sites.feeds(), everyRead);
+        return new Flow(format, newProvenance, vocab, manifest, map, group, habit, s, newPredicates, newWeighed,
+                newFolds, bindings, newModel, program, promoted, thresholds, contracts, reach);
+    }
+
+    /** This flow with another promotion record (null for none); nothing else changes. */
+    public Flow withPromoted(Promoted newPromoted) {
+        return new Flow(format, provenance, vocab, manifest, map, group, habit, sites, predicates, weighed, folds,
+                bindings, model, program, newPromoted, thresholds, contracts, reach);
+    }
+
     /** The program to run: the file's, or the standard run when it has none. */
     public Program programOrStandard() {
         return program == null ? Program.STANDARD : program;

@@ -30,6 +30,16 @@ public record Fold(List<Double> weights, Rates rates) {
         public Rates {
             sites = Sorted.list(sites, "sites");
         }
+
+        /** The counts of {@code site}, or null when the fold never judged there. */
+        public SiteRates site(String site) {
+            for (SiteRates s : sites) {
+                if (s.site().equals(site)) {
+                    return s;
+                }
+            }
+            return null;
+        }
     }
 
     /**

@@ -7,38 +7,50 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The code feature of a call's output: the values of the fields the flow's {@code map} reads
- * from that tool's output, and the id of that combination (0 when the tool has no fields, the
- * output is not JSON, or the combination was never seen).
+ * Code features: what the fields of the flow's {@code map} read in a call's output, and the id
+ * of that combination (0 when the tool has no fields, the output is not JSON, or the
+ * combination has no id). A field reads a scalar as text (a string as it is, a number or
+ * boolean as JSON), an array's length as {@code 0}, {@code 1} or {@code 2+}, and
+ * {@link #NONE} when the output has nothing there. Learning fits the map with the same
+ * reading.
  */
-final class Features {
+public final class Features {
 
-    /** The text of a missing value. */
-    static final String NONE = "\u2205";
+    /** What a field reads when the output has nothing there. */
+    public static final String NONE = "\u2205";
 
     private Features() {
     }
 
+    /** The feature id of a call of {@code tool} whose result text is {@code content} (null when none). */
     static int of(FeatureMap map, String tool, String content) {
         List<FeatureMap.Field> fields = map.fields().get(tool);
         if (fields == null || fields.isEmpty() || content == null) {
             return 0;
         }
-        JsonNode output;
         try {
-            output = CanonicalJson.parse(content);
+            return of(map, tool, CanonicalJson.parse(content));
         } catch (IllegalArgumentException notJson) {
+            return 0;
+        }
+    }
+
+    /** The feature id of a call of {@code tool} whose output parsed as {@code output} (null when not JSON). */
+    public static int of(FeatureMap map, String tool, JsonNode output) {
+        List<FeatureMap.Field> fields = map.fields().get(tool);
+        if (fields == null || fields.isEmpty() || output == null) {
             return 0;
         }
         List<String> values = new ArrayList<>(fields.size());
         for (FeatureMap.Field f : fields) {
-            values.add(value(output, f));
+            values.add(valueIn(f, output));
         }
         Integer id = map.ids().get(new FeatureMap.Key(tool, values));
         return id == null ? 0 : id;
     }
 
-    private static String value(JsonNode output, FeatureMap.Field field) {
+    /** What {@code field} reads in {@code output}. */
+    public static String valueIn(FeatureMap.Field field, JsonNode output) {
         return switch (field) {
             case FeatureMap.Scalar s -> {
                 JsonNode v = member(output, s.path());
@@ -57,7 +69,7 @@ final class Features {
         };
     }
 
-    /** The member at {@code key} or {@code key.inner}, or null. */
+    /** The member at {@code key} or {@code key.inner} (a dot after the first belongs to the inner key), or null. */
     private static JsonNode member(JsonNode output, String path) {
         JsonNode node = output;
         for (String part : path.split("\\.", 2)) {

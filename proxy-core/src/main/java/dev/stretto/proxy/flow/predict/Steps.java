@@ -10,46 +10,44 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The steps of an episode in the flow's terms. Each call of an assistant turn is a step, in
- * call order: {@link Step#OK} when its result exists and is not an error, else
- * {@link Step#FAILED}. An assistant message without calls is a {@code Respond} step,
- * {@link Step#ENDED} until a user message follows it (before the next assistant event), then
- * {@link Step#ANSWERED}.
+ * The steps of an episode, as learning counts them and a flow predicts from them. Each call
+ * of an assistant turn is a step, in call order: {@link Step#OK} when its result exists and is
+ * not an error, else {@link Step#FAILED}. An assistant message without calls is a
+ * {@code Respond} step, {@link Step#ENDED} until a user message follows it (before the next
+ * assistant event), then {@link Step#ANSWERED}. A call's result is the first one with its id.
  */
 public final class Steps {
 
     private Steps() {
     }
 
-    /** The steps of {@code episode} for {@code flow}'s vocabulary and code features. */
-    public static List<Step> of(Flow flow, Episode episode) {
+    /** The steps of {@code episode}, with tool names and result texts. */
+    public static List<AgentStep> of(Episode episode) {
         Map<String, Event.ToolResult> results = new HashMap<>();
         for (Event e : episode.events()) {
             if (e instanceof Event.ToolResult r) {
                 results.putIfAbsent(r.callId(), r);
             }
         }
-        List<Step> steps = new ArrayList<>();
+        List<AgentStep> steps = new ArrayList<>();
         int unanswered = -1;
         for (Event e : episode.events()) {
             switch (e) {
                 case Event.Assistant a when a.calls().isEmpty() -> {
-                    steps.add(new Step(flow.respondId(), Step.ENDED, 0, null));
+                    steps.add(new AgentStep(null, Step.ENDED, null));
                     unanswered = steps.size() - 1;
                 }
                 case Event.Assistant a -> {
                     unanswered = -1;
                     for (ToolCall c : a.calls()) {
                         Event.ToolResult r = results.get(c.id());
-                        boolean ok = r != null && !r.error();
-                        int feature = r == null ? 0 : Features.of(flow.map(), c.name(), r.content());
-                        steps.add(new Step(flow.actionId(c.name()), ok ? Step.OK : Step.FAILED, feature, c.name()));
+                        steps.add(new AgentStep(c.name(), r != null && !r.error() ? Step.OK : Step.FAILED,
+                                r == null ? null : r.content()));
                     }
                 }
                 case Event.User u -> {
                     if (unanswered >= 0) {
-                        Step s = steps.get(unanswered);
-                        steps.set(unanswered, new Step(s.action(), Step.ANSWERED, s.feature(), null));
+                        steps.set(unanswered, new AgentStep(null, Step.ANSWERED, null));
                         unanswered = -1;
                     }
                 }
@@ -57,6 +55,18 @@ public final class Steps {
                     // Read with its call.
                 }
             }
+        }
+        return steps;
+    }
+
+    /** The steps of {@code episode} for {@code flow}'s vocabulary and code features. */
+    public static List<Step> of(Flow flow, Episode episode) {
+        List<AgentStep> taken = of(episode);
+        List<Step> steps = new ArrayList<>(taken.size());
+        for (AgentStep s : taken) {
+            steps.add(s.isRespond() ? new Step(flow.respondId(), s.outcome(), 0, null)
+                    : new Step(flow.actionId(s.tool()), s.outcome(), Features.of(flow.map(), s.tool(), s.result()),
+                    s.tool()));
         }
         return steps;
     }

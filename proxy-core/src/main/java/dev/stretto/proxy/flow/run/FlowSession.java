@@ -2,6 +2,7 @@ package dev.stretto.proxy.flow.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.flow.arbiter.ArbiterScorer;
 import dev.stretto.proxy.flow.decide.DeciderChoice;
 import dev.stretto.proxy.flow.decide.DeciderKind;
 import dev.stretto.proxy.flow.decide.FlowDecider;
@@ -64,7 +65,9 @@ public final class FlowSession {
      * @param warnings  where the proxy's messages about the flow go (without the
      *                  {@code stretto-proxy: } prefix)
      * @param clockMs   a millisecond clock, for how long decisions take
-     * @throws ProxyStartException when the flow cannot be served with the chosen decider
+     * @throws ProxyStartException when the flow cannot be served with the chosen decider (an
+     *                             arbiter asked of a flow without one, reach without its counts,
+     *                             an arbiter this build cannot judge with)
      */
     public static FlowSession start(Flow flow, String where, FlowOptions options, String sessionId,
                                     Consumer<String> flowLog, Consumer<String> warnings, LongSupplier clockMs)
@@ -73,7 +76,14 @@ public final class FlowSession {
         Scorer scorer = switch (kind) {
             case HABIT -> Scorer.habit(flow);
             case REACH -> Scorer.reach(flow);
-            case ARBITER -> throw new IllegalStateException("DeciderChoice refuses the arbiter");
+            case ARBITER -> {
+                try {
+                    yield new ArbiterScorer(flow);
+                } catch (IllegalArgumentException e) {
+                    throw new ProxyStartException("the flow " + where + " cannot be served with its arbiter: "
+                            + e.getMessage(), e);
+                }
+            }
         };
         return start(flow, scorer, options, sessionId, flowLog, warnings, clockMs);
     }

@@ -1,8 +1,8 @@
 package dev.stretto.proxy.flow.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.proxy.flow.wire.RunRecord;
+import dev.stretto.proxy.oracle.Request;
 import java.util.Objects;
 
 /** What a flow run needs next from its owner. */
@@ -33,12 +33,12 @@ public sealed interface RunStep {
      * Ask the System-One model this request off the owner's thread, then report the outcome with
      * {@link FlowRun#resume}.
      *
-     * @param request the request object
+     * @param request the request
      */
-    record Ask(JsonNode request) implements RunStep {
-        /** Copies the request. */
+    record Ask(Request request) implements RunStep {
+        /** Requires the request. */
         public Ask {
-            request = request.deepCopy();
+            Objects.requireNonNull(request, "request");
         }
     }
 

@@ -16,20 +16,14 @@ class DeciderChoiceTest {
     private static final Flow ARBITER = flow("retail-5-sessions-shipped-arbiter.flow.json");
 
     @Test
-    void withoutAnOptionAFlowWithReachCountsIsServedByReachElseByHabit() throws ProxyStartException {
+    void withoutAnOptionAFlowWithAnArbiterIsServedByItElseByReachWhenItHasTheCountsElseByHabit()
+            throws ProxyStartException {
+        assertEquals(DeciderKind.ARBITER, DeciderChoice.choose(ARBITER, null, "a.flow.json"));
+        assertEquals(DeciderKind.ARBITER, DeciderChoice.choose(ARBITER, DeciderKind.ARBITER, "a.flow.json"));
         assertEquals(DeciderKind.REACH, DeciderChoice.choose(SHOP, null, "shop.flow.json"));
         assertEquals(DeciderKind.HABIT, DeciderChoice.choose(RETAIL5, null, "r5.flow.json"));
         assertEquals(DeciderKind.HABIT, DeciderChoice.choose(SHOP, DeciderKind.HABIT, "shop.flow.json"));
         assertEquals(DeciderKind.HABIT, DeciderChoice.choose(ARBITER, DeciderKind.HABIT, "a.flow.json"));
-    }
-
-    @Test
-    void aFlowWithAnArbiterNeedsHabitOrReachUntilTheSystemOneModelCanBeAsked() {
-        assertEquals("the flow a.flow.json carries an arbiter, which decides by asking the System-One model, and this"
-                        + " build cannot ask it yet: serve the flow with --flow-decider habit",
-                assertThrows(ProxyStartException.class, () -> DeciderChoice.choose(ARBITER, null, "a.flow.json"))
-                        .getMessage());
-        assertThrows(ProxyStartException.class, () -> DeciderChoice.choose(ARBITER, DeciderKind.ARBITER, "a.flow.json"));
     }
 
     @Test

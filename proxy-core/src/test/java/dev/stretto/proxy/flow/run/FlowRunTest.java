@@ -20,6 +20,11 @@ import dev.stretto.proxy.flow.decide.Scoring;
 import dev.stretto.proxy.flow.decide.SiteQuestion;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.Sites;
+import dev.stretto.proxy.oracle.Answer;
+import dev.stretto.proxy.oracle.Question;
+import dev.stretto.proxy.oracle.Request;
+import dev.stretto.proxy.oracle.Response;
+import dev.stretto.proxy.oracle.TokenUsage;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.EpisodeCut;
 import dev.stretto.trace.episode.Event;
@@ -231,14 +236,21 @@ class FlowRunTest {
 
             @Override
             public Scoring score(SiteQuestion q) {
-                return new Scoring.Ask(CanonicalJson.parse("{\"model\":\"m\",\"state\":{},\"questions\":{}}"), outcome ->
-                        switch (outcome) {
-                            case OracleOutcome.Answered a -> new Scoring.Scored(Map.of(q.offered().get(0),
-                                    a.response().get("p").doubleValue(), "respond", 0.1), a.response(), Map.of(), a.key());
+                return new Scoring.Ask(Request.of("m", CanonicalJson.parse("{}"), "go", new Question.Noul("go?", null)),
+                        outcome -> switch (outcome) {
+                            case OracleOutcome.Answered a -> {
+                                double p = ((Answer.Noul) a.response().answers().get("go")).noul();
+                                yield new Scoring.Scored(Map.of(q.offered().get(0), p, "respond", 0.1),
+                                        CanonicalJson.parse("{\"p\":" + p + "}"), Map.of(), a.key());
+                            }
                             case OracleOutcome.Failed f -> Scoring.HandBack.modelFailed(f.error(), f.key());
                         });
             }
         };
+    }
+
+    private static OracleOutcome answered(double p, String key) {
+        return new OracleOutcome.Answered(Response.of("m", Map.of("go", new Answer.Noul(p)), TokenUsage.NONE), key);
     }
 
     @Test
@@ -246,10 +258,11 @@ class FlowRunTest {
         FlowSession s = session(SHOP, asking(), options(8, 40, 300, null, false));
         FlowRun run = s.startRun(IntNode.valueOf(3), "find_user_id_by_email", RESPONSE_3);
         RunStep.Ask ask = assertInstanceOf(RunStep.Ask.class, run.decide(cutAt(LOG, "3")));
-        assertEquals("{\"model\":\"m\",\"questions\":{},\"state\":{}}", CanonicalJson.write(ask.request()));
+        assertEquals("{\"model\":\"m\",\"state\":{},\"questions\":{\"go\":{\"type\":\"noul\",\"instructions\":\"go?\"}}}",
+                ask.request().toJson());
         assertEquals(1, s.questions());
         assertThrows(IllegalStateException.class, () -> run.decide(cutAt(LOG, "3")));
-        RunStep.Lookup l = lookup(run.resume(new OracleOutcome.Answered(CanonicalJson.parse("{\"p\":0.8}"), "k1")));
+        RunStep.Lookup l = lookup(run.resume(answered(0.8, "k1")));
         assertEquals("get_user_details", l.tool());
         assertTrue(lines.get(0).contains("\"key\":\"k1\""), lines.get(0));
         assertTrue(lines.get(0).contains("\"oracle\":{\"p\":0.8}"), lines.get(0));
@@ -266,7 +279,7 @@ class FlowRunTest {
         FlowSession s = session(SHOP, asking(), options(8, 40, 1, null, false));
         FlowRun run = s.startRun(IntNode.valueOf(3), "find_user_id_by_email", RESPONSE_3);
         run.decide(cutAt(LOG, "3"));
-        lookup(run.resume(new OracleOutcome.Answered(CanonicalJson.parse("{\"p\":0.8}"), "k1")));
+        lookup(run.resume(answered(0.8, "k1")));
         run.answered("stretto-1", result("stretto-1", USER_41, false));
         finished(run.decide(cutAt(LOG, "stretto-1")));
         assertEquals(false, s.mayStart());

@@ -1,4 +1,4 @@
-package dev.stretto.cli.learn;
+package dev.stretto.proxy.flow.predict;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -25,21 +25,9 @@ class StepsTest {
                 new Event.Assistant("which one?", List.of(), null),
                 new Event.User("the first"),
                 new Event.Assistant("done", List.of(), null)));
-        assertEquals(List.of(new Step("a", Step.OK, "x"), new Step("b", Step.FAILED, "boom"),
-                        new Step("c", Step.FAILED, null), new Step(null, Step.ANSWERED, null),
-                        new Step(null, Step.ENDED, null)),
+        assertEquals(List.of(new AgentStep("a", Step.OK, "x"), new AgentStep("b", Step.FAILED, "boom"),
+                        new AgentStep("c", Step.FAILED, null), new AgentStep(null, Step.ANSWERED, null),
+                        new AgentStep(null, Step.ENDED, null)),
                 Steps.of(e));
-    }
-
-    @Test
-    void vocabListsRespondThenToolsInByteOrderWithOneIdForAnythingElse() {
-        Vocab v = Vocab.of(List.of(List.of(new Step("zeta", Step.OK, null), new Step("\uD83D\uDE00", Step.OK, null))),
-                List.of("alpha", "\uFF5E"));
-        // U+FF5E sorts before U+1F600 in UTF-8 (and after it in UTF-16).
-        assertEquals(List.of("alpha", "zeta", "\uFF5E", "\uD83D\uDE00"), v.tools());
-        assertEquals(5, v.size());
-        assertEquals(6, v.modelSize());
-        assertEquals(5, v.idOf("unknown"));
-        assertEquals(0, v.id(new Step(null, Step.ENDED, null)));
     }
 }

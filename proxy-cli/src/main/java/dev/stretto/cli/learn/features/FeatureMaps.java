@@ -2,8 +2,9 @@ package dev.stretto.cli.learn.features;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.learn.ByteOrder;
-import dev.stretto.cli.learn.Step;
 import dev.stretto.proxy.flow.model.FeatureMap;
+import dev.stretto.proxy.flow.predict.AgentStep;
+import dev.stretto.proxy.flow.predict.Features;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,21 +14,21 @@ import java.util.SortedMap;
 import java.util.TreeSet;
 
 /**
- * Fits the flow's {@code map} and reads a step's feature id from it: the chosen fields
- * grouped by tool (in the order chosen), and an id for every combination of their values
- * seen in the training outputs, numbered per tool from 1 in sorted order; past
- * {@link #MAX_ID} a combination has none. A step without an id has feature 0.
+ * Fits the flow's {@code map}: the chosen fields grouped by tool (in the order chosen), and an
+ * id for every combination of their values seen in the training outputs, numbered per tool
+ * from 1 in sorted order; past {@link #MAX_ID} a combination has none. Steps read their ids
+ * from it as the proxy does ({@link Features#of}).
  */
-public final class Features {
+public final class FeatureMaps {
 
     /** The largest feature id. */
     public static final int MAX_ID = 63;
 
-    private Features() {
+    private FeatureMaps() {
     }
 
     /** Fits the map of the chosen fields on the training episodes' steps and outputs. */
-    public static FeatureMap fit(List<ToolField> chosen, List<List<Step>> steps, List<List<JsonNode>> outputs) {
+    public static FeatureMap fit(List<ToolField> chosen, List<List<AgentStep>> steps, List<List<JsonNode>> outputs) {
         SortedMap<String, List<FeatureMap.Field>> fields = ByteOrder.map();
         for (ToolField f : chosen) {
             fields.computeIfAbsent(f.tool(), t -> new ArrayList<>()).add(f.field());
@@ -60,22 +61,16 @@ public final class Features {
         return c != 0 ? c : Integer.compare(a.values().size(), b.values().size());
     };
 
-    private static FeatureMap.Key keyOf(Map<String, List<FeatureMap.Field>> fields, Step step, JsonNode output) {
+    private static FeatureMap.Key keyOf(Map<String, List<FeatureMap.Field>> fields, AgentStep step, JsonNode output) {
         List<FeatureMap.Field> fs = step.isRespond() ? null : fields.get(step.tool());
         if (fs == null || output == null) {
             return null;
         }
         List<String> values = new ArrayList<>(fs.size());
         for (FeatureMap.Field f : fs) {
-            values.add(FieldValues.valueIn(f, output));
+            values.add(Features.valueIn(f, output));
         }
         return new FeatureMap.Key(step.tool(), values);
     }
 
-    /** The feature id of a step with its parsed output (null when it has none). */
-    public static int featureOf(FeatureMap map, Step step, JsonNode output) {
-        FeatureMap.Key k = keyOf(map.fields(), step, output);
-        Integer id = k == null ? null : map.ids().get(k);
-        return id == null ? 0 : id;
-    }
 }

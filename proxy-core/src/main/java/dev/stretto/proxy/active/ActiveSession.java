@@ -1,0 +1,207 @@
+package dev.stretto.proxy.active;
+
+import dev.stretto.proxy.http.JsonRpcPeek;
+import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.session.HostInput;
+import dev.stretto.proxy.upstream.ServerLineSink;
+import dev.stretto.proxy.upstream.Upstream;
+import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.log.LogHeader;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+/**
+ * Active mode's part of one session: the {@link Actor}, its mailbox, the server's writer and
+ * the pump that hands it the host's lines. The session ({@code dev.stretto.proxy.session.Session})
+ * wires it in place of the passive path: the server's lines go to {@link #serverSink()},
+ * {@link #loops} are forked into the session's scope, and {@link #awaitEnd} is the session's
+ * end. The session lends it what it has for passive mode too: the host's output (one writer
+ * per side: the host's is the session's {@link HostWriter}, with its own thread and its stall
+ * limit) and the recorder every line passes before it is forwarded.
+ *
+ * <p>Threads: the host pump, the actor and the server writer each run on a fork of the
+ * session's scope; work the actor forks runs on the session's {@link Forker}. The server sink
+ * is called by whichever threads read the server.
+ */
+public final class ActiveSession {
+
+    /** The host's output as the actor uses it: a bounded queue that a thread of its own writes out. */
+    public interface HostWriter {
+
+        /**
+         * Queues {@code line} and, if {@code newline}, a {@code '\n'} after it, and returns at
+         * once, over the queue's bound if need be: the actor never waits on a side.
+         */
+        void offer(byte[] line, boolean newline);
+
+        /** Whether the queue is under its bound: the actor takes the server's lines only while it is. */
+        boolean hasRoom();
+
+        /**
+         * Runs {@code wake}, outside any lock, whenever the queue may have made room. Set
+         * before any line is offered.
+         */
+        void onRoom(Runnable wake);
+    }
+
+    /** Runs a task on a virtual thread in a fork of the session's scope; never blocks. */
+    @FunctionalInterface
+    public interface Forker {
+
+        /** Starts {@code task}; it must not throw. */
+        void fork(Runnable task);
+    }
+
+    private final ActiveMode mode;
+    private final LogHeader header;
+    private final LongSupplier ticker;
+    private final long startNanos;
+    private final Duration requestTimeout;
+    private final List<CallCheck> checks;
+    private final AnswerHook answerHook;
+    private final Mailbox mailbox;
+    private final Outbox toServer;
+    private final CompletableFuture<Void> serverEndHandled = new CompletableFuture<>();
+    // Set once by loops(), before the actor takes its first event.
+    private volatile HostWriter toHost;
+    private volatile Actor actor;
+
+    /**
+     * Active mode for one session.
+     *
+     * @param mode       what to do
+     * @param header     the session log's header (names the session's episode)
+     * @param ticker     the clock, in nanoseconds ({@code System::nanoTime})
+     * @param startNanos the clock's reading when the session started: {@code t_ms} counts from it
+     */
+    public ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos) {
+        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode), AnswerHook.NONE);
+    }
+
+    /**
+     * @param checks     what every call of the agent passes before it is sent (the guards; later the judge)
+     * @param answerHook where answers to the agent's calls may be held (later a flow run)
+     */
+    ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos,
+                  Duration requestTimeout, List<CallCheck> checks, AnswerHook answerHook) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.header = Objects.requireNonNull(header, "header");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.startNanos = startNanos;
+        this.requestTimeout = requestTimeout;
+        this.checks = List.copyOf(checks);
+        this.answerHook = answerHook;
+        // The gate: host events wait while the server's queue is full, server events while the host's is.
+        this.toServer = new Outbox(this::wake);
+        this.mailbox = new Mailbox(toServer::hasRoom, () -> toHost.hasRoom());
+    }
+
+    /** The checks {@code mode} asks for: the policy guards, if any. */
+    static List<CallCheck> checksOf(ActiveMode mode) {
+        return mode.guards() == null ? List.of() : List.of(new GuardCheck(mode.guards()));
+    }
+
+    private void wake() {
+        mailbox.wake();
+    }
+
+    /** Where the upstream hands the server's lines: to the actor's mailbox, waiting while it is full. */
+    public ServerLineSink serverSink() {
+        return new ServerLineSink() {
+            @Override
+            public void line(byte[] line, boolean newline) {
+                post(new Inbound.FromServer(new Line(line, newline), false, JsonRpcPeek.of(line)));
+            }
+
+            @Override
+            public void proxyLine(byte[] line, boolean newline) {
+                post(new Inbound.FromServer(new Line(line, newline), true, JsonRpcPeek.of(line)));
+            }
+        };
+    }
+
+    private void post(Inbound event) {
+        try {
+            mailbox.put(event);
+        } catch (InterruptedException e) {
+            // The session is ending and nobody takes lines any more.
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The loops to fork into the session's scope: the pump that hands the host's lines to the
+     * actor, the actor, and the writer to the server. Call once.
+     *
+     * @param hostIn   the host's input
+     * @param upstream the server, already started; its writer calls {@link Upstream#send} and
+     *                 {@link Upstream#endOfInput}
+     * @param hostOut  the host's output
+     * @param recorder where the actor records every line, stamped, before it queues it for a
+     *                 side; a line it does not take (false: the session is stopping) is not
+     *                 forwarded, and the actor ends
+     * @param forker   where the actor's slow work runs
+     */
+    public List<Callable<Void>> loops(HostInput hostIn, Upstream upstream, HostWriter hostOut, Recorder recorder,
+                                      Forker forker) {
+        if (actor != null) {
+            throw new IllegalStateException("loops() was called already");
+        }
+        toHost = hostOut;
+        hostOut.onRoom(this::wake);
+        actor = new Actor(mailbox, hostOut, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
+                checks, answerHook, forker, serverEndHandled);
+        forker.fork(() -> Actor.warmUp(header));
+        Callable<Void> hostPump = () -> {
+            while (true) {
+                HostInput.Read read = hostIn.take();
+                if (read instanceof HostInput.Got(Line line)) {
+                    mailbox.put(new Inbound.FromHost(line, JsonRpcPeek.of(line.bytes())));
+                } else if (read instanceof HostInput.End(var failure)) {
+                    mailbox.put(new Inbound.HostEnded(failure));
+                    return null;
+                }
+            }
+        };
+        ServerWriter serverWriter = new ServerWriter(toServer, upstream);
+        return List.of(hostPump, actor, serverWriter);
+    }
+
+    /**
+     * The session's end in active mode: waits for the upstream's end, tells the actor the
+     * server is finished (behind every line it sent), and returns the upstream's status once
+     * the actor has handled that: everything it has for the host is queued on the host's
+     * output then, which the session delivers as in passive mode.
+     */
+    public int awaitEnd(Upstream upstream) throws Exception {
+        int status = upstream.awaitEnd();
+        mailbox.put(new Inbound.ServerEnded());
+        serverEndHandled.get();
+        return status;
+    }
+
+    /**
+     * The session's episode so far, as the actor keeps it: asked of the actor, so it is what
+     * the actor has seen when it takes the question. For tests.
+     */
+    CompletableFuture<Episode> episode() {
+        return ask(Actor::episode);
+    }
+
+    /** Asks the actor {@code question} on its own thread, after what it has taken so far. For tests. */
+    <T> CompletableFuture<T> ask(java.util.function.Function<Actor, T> question) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        post(new Inbound.Done(() -> answer.complete(question.apply(actor))));
+        return answer;
+    }
+
+    /** Wakes the actor so it looks at its clock. For tests that move a fake clock. */
+    void tick() {
+        post(new Inbound.Tick());
+    }
+}

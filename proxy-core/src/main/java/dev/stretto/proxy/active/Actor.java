@@ -1,0 +1,654 @@
+package dev.stretto.proxy.active;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.guard.Facts;
+import dev.stretto.proxy.http.JsonRpcPeek;
+import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.record.Recorder;
+import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.episode.TimelineBuilder;
+import dev.stretto.trace.episode.ToolCall;
+import dev.stretto.trace.log.Source;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.tinylog.Logger;
+
+/**
+ * The active-mode actor: the session's sequencer, and the one owner of everything active mode
+ * knows.
+ *
+ * <p>Threads and ownership. {@link #call()} runs on one virtual thread, a fork of the
+ * session's scope. It alone reads and writes every field below that is not final: the
+ * session's episode so far ({@code timeline}) and the policy facts drawn from it, the calls
+ * awaiting their answers, the server's tools, the proxy's own requests, the runs in progress
+ * (commits), the conversation file's position, the flags of the session's end. Nothing else
+ * touches them; there are no locks around them. Other threads reach the actor only through
+ * its {@link Mailbox}: the pumps put the lines they read there as raw bytes, forked work puts
+ * its result there, and the actor takes one event at a time.
+ *
+ * <p>Order and the log. The actor stamps and records each line when it takes it, so the log's
+ * order is the actor's order and {@code t_ms} never decreases; the conversation read before a
+ * call is logged before the call, and the proxy's own lines are logged just before they are
+ * queued for writing. (In passive mode the pumps record when they read; in active mode that
+ * could not put a context line before the call it precedes without {@code t_ms} going
+ * backwards.) Every line goes to the log, and to the session's episode when it plays a part
+ * in one, exactly as {@code Episode.of} would read the log. The recorder is the session's
+ * gate: a line is queued for a side only once it is recorded, and when the session stops
+ * the gate takes no more, so the actor stops too and a line forwarded is a line in the log.
+ *
+ * <p>Cost. A line the actor does not act on gets one streaming look at its method and id
+ * ({@link JsonRpcPeek}) and is forwarded as the exact bytes that arrived. Only what it acts on
+ * is parsed: the agent's {@code tools/call} requests, answers to tracked calls, {@code
+ * tools/list} and (with {@code --commit}) {@code initialize} answers, cancellations, and the
+ * conversation.
+ *
+ * <p>No blocking. The actor never writes to a side itself: it queues lines on the host's
+ * output ({@link ActiveSession.HostWriter}) or the server's {@link Outbox}, whose writers do
+ * the writing, and the mailbox's gate keeps it from taking events a full queue could not
+ * take. It waits only for the log writer's queue (the same backpressure from a stalled disk
+ * the pumps get in passive mode) and reads the conversation file's new bytes. The proxy's own requests time out on a tick: the actor looks
+ * at its clock after every event, and at least every {@link #TICK} while any of them waits.
+ *
+ * <p>Ending. When the host's input ends, the actor reads the conversation once more and, once
+ * no run of its own still needs the server, closes the server's input. When the server ends,
+ * every request of the proxy still waiting ends without an answer, the runs answer with what
+ * they have, and the session is told that everything for the host is queued; it delivers
+ * that as in passive mode, giving up on a host that stopped reading.
+ */
+final class Actor implements Callable<Void>, RunContext {
+
+    /** How long the proxy waits for the answer to one of its own requests. */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+    /** How often, at least, the actor looks at its clock. */
+    static final Duration TICK = Duration.ofMillis(250);
+
+    /**
+     * Thrown through the handlers when the session stops: the recorder took no more lines, or
+     * the actor's thread was interrupted while recording ({@code cause}, else null).
+     */
+    private static final class Stopped extends RuntimeException {
+        Stopped(InterruptedException cause) {
+            super(cause);
+        }
+    }
+
+    private final Mailbox mailbox;
+    private final ActiveSession.HostWriter toHost;
+    private final Outbox toServer;
+    private final Recorder recorder;
+    private final LongSupplier ticker;
+    private final long startNanos;
+    private final long requestTimeoutNanos;
+    private final boolean commit;
+    private final ContextFile context;
+    private final List<CallCheck> checks;
+    private final AnswerHook answerHook;
+    private final ActiveSession.Forker forker;
+    private final CompletableFuture<Void> serverEndHandled;
+
+    // Actor thread only, all of them.
+    private final TimelineBuilder timeline;
+    private final Facts facts = new Facts();
+    /** Calls whose first answer is still to come, by id key: the agent's and the proxy's own. */
+    private final Map<String, ToolCall> awaitingAnswer = new HashMap<>();
+    private final Set<String> toolLists = new HashSet<>();
+    private final Set<String> initializes = new HashSet<>();
+    private final OwnRequests own = new OwnRequests();
+    private final ServerTools tools = new ServerTools();
+    /** Runs of the proxy's own (commits, calls waiting for a slow check, held answers) in progress. */
+    private int runs;
+    private long lastTMs;
+    private boolean hostEnded;
+    private boolean serverInputClosed;
+    private boolean serverGone;
+
+    /**
+     * @param recorder         where every line is recorded before it is queued for a side (the
+     *                         session's gate)
+     * @param ticker           the clock, in nanoseconds (tests pass one they move by hand)
+     * @param startNanos       the clock's reading at the session's start: {@code t_ms} counts from it
+     * @param header           the session log's header (the episode's id, domain and agent)
+     * @param serverEndHandled completed once the server's end is handled: the actor's last
+     *                         lines for the host are queued then
+     */
+    Actor(Mailbox mailbox, ActiveSession.HostWriter toHost, Outbox toServer, Recorder recorder, LongSupplier ticker,
+          long startNanos, Duration requestTimeout, ActiveMode mode, dev.stretto.trace.log.LogHeader header,
+          List<CallCheck> checks, AnswerHook answerHook, ActiveSession.Forker forker,
+          CompletableFuture<Void> serverEndHandled) {
+        this.mailbox = mailbox;
+        this.toHost = toHost;
+        this.toServer = toServer;
+        this.recorder = recorder;
+        this.ticker = ticker;
+        this.startNanos = startNanos;
+        this.requestTimeoutNanos = requestTimeout.toNanos();
+        this.commit = mode.commit();
+        this.context = mode.context() == null ? null : new ContextFile(mode.context());
+        this.checks = checks;
+        this.answerHook = answerHook;
+        this.forker = forker;
+        this.serverEndHandled = serverEndHandled;
+        this.timeline = new TimelineBuilder(header);
+    }
+
+    @Override
+    public Void call() throws InterruptedException {
+        long tick = TICK.toNanos();
+        try {
+            while (true) {
+                // With nothing to time out, wait without a timer: an untimed wait wakes sooner.
+                Inbound event = mailbox.take(own.isEmpty() ? Long.MAX_VALUE : tick);
+                if (event != null) {
+                    handle(event);
+                }
+                expire();
+            }
+        } catch (Stopped s) {
+            if (s.getCause() instanceof InterruptedException interrupted) {
+                throw interrupted;
+            }
+            return null;
+        } finally {
+            mailbox.close();
+        }
+    }
+
+    // if/instanceof rather than a pattern switch, whose first bootstrap would hold up the
+    // session's first line; Inbound is sealed, so a new kind is easy to find here.
+    private void handle(Inbound event) {
+        if (event instanceof Inbound.FromHost(Line line, JsonRpcPeek peek)) {
+            fromHost(line, peek);
+        } else if (event instanceof Inbound.FromServer(Line line, boolean byProxy, JsonRpcPeek peek)) {
+            fromServer(line, byProxy ? Source.PROXY : Source.SERVER, peek);
+        } else if (event instanceof Inbound.Done(Runnable then)) {
+            then.run();
+        } else if (event instanceof Inbound.HostEnded(IOException failure)) {
+            hostEnded(failure);
+        } else if (event instanceof Inbound.ServerEnded) {
+            serverEnded();
+        } else if (!(event instanceof Inbound.Tick)) {
+            throw new IllegalStateException("unknown event " + event);
+        }
+    }
+
+    // ---- the host's lines
+
+    private void fromHost(Line line, JsonRpcPeek peek) {
+        boolean forEpisode = false;
+        if (peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null) {
+            String key = IdKey.ofText(peek.id());
+            switch (peek.method()) {
+                case "tools/call" -> {
+                    hostCall(line, key);
+                    return;
+                }
+                case "tools/list" -> toolLists.add(key);
+                case "initialize" -> {
+                    if (commit) {
+                        initializes.add(key);
+                    }
+                    forEpisode = true;
+                }
+                default -> {
+                }
+            }
+        } else {
+            forEpisode = peek.kind() == JsonRpcPeek.Kind.NOTIFICATION && "notifications/cancelled".equals(peek.method())
+                    || peek.kind() == JsonRpcPeek.Kind.NOT_OBJECT;
+        }
+        long t = record(Source.CLIENT, line);
+        toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+        // Parsed after it went on its way: the host's first line (initialize) need not wait for it.
+        JsonNode message = forEpisode ? ProxyLines.logged(line.bytes()) : null;
+        if (message != null) {
+            timeline.add(t, Source.CLIENT, message);
+            if (message.isArray()) {
+                trackBatchCalls(message);
+            }
+        }
+    }
+
+    /**
+     * One of the agent's calls: read the conversation, check the call against the session so
+     * far, log it, then send it on, or answer it with the refusal.
+     */
+    private void hostCall(Line line, String key) {
+        readContext();
+        JsonNode logged = ProxyLines.logged(line.bytes());
+        JsonNode message = logged != null ? logged : ProxyLines.parse(line.bytes());
+        ToolCall call = ToolCall.ofRequest(message).orElse(null);
+        if (call == null) {
+            // Not readable as a tree after all: nothing to check or answer by.
+            record(Source.CLIENT, line);
+            toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+            return;
+        }
+        JsonNode id = message.get("id");
+        String name = call.name();
+        if (commit && CommitTool.NAME.equals(name)) {
+            logCall(line, logged, key, call);
+            var plan = CommitTool.plan(message.get("params"));
+            if (plan.isEmpty()) {
+                answer(id, CommitTool.INVALID, true);
+                return;
+            }
+            runs++;
+            new CommitRun(this, id, plan.get()).start();
+            return;
+        }
+        // The checks see the session before the call; the call is logged before any answer to it.
+        Deferred<CallCheck.Outcome> outcome = new Deferred<>();
+        check(call, outcome);
+        logCall(line, logged, key, call);
+        outcome.then(o -> {
+            if (o instanceof CallCheck.Refused r) {
+                Logger.info("refused {}: {}", name, r.reason());
+                answer(id, r.message(), true);
+            } else {
+                toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+            }
+        }, () -> runs++, this::finished);
+    }
+
+    private void logCall(Line line, JsonNode logged, String key, ToolCall call) {
+        long t = record(Source.CLIENT, line);
+        if (logged != null) {
+            timeline.add(t, Source.CLIENT, logged);
+            awaitingAnswer.put(key, call);
+        }
+    }
+
+    /** The tools/call requests inside a batch: their answers belong to the episode too. */
+    private void trackBatchCalls(JsonNode batch) {
+        for (JsonNode m : batch) {
+            ToolCall.ofRequest(m).ifPresent(c -> awaitingAnswer.put(IdKey.of(m.get("id")), c));
+        }
+    }
+
+    private void hostEnded(IOException failure) {
+        if (failure != null) {
+            Logger.warn("reading the host's input failed ({}); treating it as closed", failure.getMessage());
+        }
+        readContext();
+        hostEnded = true;
+        closeServerInputWhenIdle();
+    }
+
+    // ---- the server's lines
+
+    private void fromServer(Line line, Source from, JsonRpcPeek peek) {
+        if (peek.kind() == JsonRpcPeek.Kind.RESPONSE && peek.id() != null) {
+            String key = IdKey.ofText(peek.id());
+            ToolCall call = awaitingAnswer.remove(key);
+            if (call != null) {
+                answerToCall(line, from, key, call);
+                return;
+            }
+            if (own.isOwn(key)) {
+                record(from, line);
+                Logger.debug("dropped a late answer to the proxy's request {}", peek.id());
+                return;
+            }
+            if (toolLists.remove(key)) {
+                rewritten(line, from, true);
+                return;
+            }
+            if (initializes.remove(key)) {
+                rewritten(line, from, false);
+                return;
+            }
+        } else if (peek.kind() == JsonRpcPeek.Kind.NOT_OBJECT) {
+            JsonNode batch = ProxyLines.logged(line.bytes());
+            long t = record(from, line);
+            if (batch != null) {
+                timeline.add(t, from, batch);
+                for (JsonNode m : batch) {
+                    if (m.get("id") != null && (m.has("result") || m.has("error"))) {
+                        awaitingAnswer.remove(IdKey.of(m.get("id")));
+                    }
+                }
+            }
+            toHost.offer(line.bytes(), line.terminated());
+            return;
+        }
+        record(from, line);
+        toHost.offer(line.bytes(), line.terminated());
+    }
+
+    /** The first answer to a tracked call: it joins the episode; the proxy's own are not forwarded. */
+    private void answerToCall(Line line, Source from, String key, ToolCall call) {
+        JsonNode logged = ProxyLines.logged(line.bytes());
+        long t = record(from, line);
+        if (logged != null) {
+            timeline.add(t, from, logged);
+        }
+        if (own.isOwn(key)) {
+            OwnRequests.Waiting w = own.claim(key);
+            if (w == null) {
+                Logger.debug("dropped a late answer to the proxy's request {}", call.id());
+                return;
+            }
+            JsonNode response = logged != null ? logged : ProxyLines.parse(line.bytes());
+            w.then().accept(new OwnRequests.Answered(response, ProxyLines.Answer.of(response)));
+            closeServerInputWhenIdle();
+            return;
+        }
+        HeldAnswer held = new HeldAnswer(call, logged, line);
+        if (answerHook.hold(held, this)) {
+            runs++;
+            return;
+        }
+        toHost.offer(line.bytes(), line.terminated());
+    }
+
+    /** A tools/list or initialize answer: learnt from, and with --commit written anew. */
+    private void rewritten(Line line, Source from, boolean toolList) {
+        record(from, line);
+        JsonNode response = ProxyLines.parse(line.bytes());
+        if (toolList) {
+            tools.learn(response);
+        }
+        JsonNode replacement = !commit ? null
+                : toolList ? CommitTool.withTool(response) : CommitTool.withInstructions(response);
+        if (replacement == null) {
+            toHost.offer(line.bytes(), line.terminated());
+            return;
+        }
+        byte[] bytes = ProxyLines.bytes(replacement);
+        record(Source.PROXY, new Line(bytes, true));
+        toHost.offer(bytes, true);
+    }
+
+    private void serverEnded() {
+        serverGone = true;
+        for (OwnRequests.Waiting w : own.all()) {
+            w.then().accept(new OwnRequests.NoAnswer("the server is gone"));
+        }
+        serverEndHandled.complete(null);
+    }
+
+    // ---- the proxy's own work (RunContext)
+
+    @Override
+    public void check(ToolCall call, Consumer<CallCheck.Outcome> then) {
+        readContext();
+        if (checks.isEmpty()) {
+            then.accept(new CallCheck.Allowed());
+            return;
+        }
+        runChecks(0, call, new CheckContext(), then);
+    }
+
+    /**
+     * What the checks of one call see: the facts and the episode as they are when first asked
+     * for, made only then (most calls are reads no rule checks, and a busy session's episode
+     * is not free to bring up to date).
+     */
+    private final class CheckContext implements CallCheck.Context {
+        private boolean factsUpdated;
+        private Episode episode;
+
+        @Override
+        public Facts facts() {
+            if (!factsUpdated) {
+                facts.update(timeline.events());
+                factsUpdated = true;
+            }
+            return facts;
+        }
+
+        @Override
+        public Episode episode() {
+            if (episode == null) {
+                episode = timeline.episode();
+            }
+            return episode;
+        }
+
+        @Override
+        public <T> void fork(Callable<T> work, BiConsumer<T, Throwable> done) {
+            Actor.this.fork(work, done);
+        }
+    }
+
+    private void runChecks(int i, ToolCall call, CallCheck.Context ctx, Consumer<CallCheck.Outcome> then) {
+        if (i == checks.size()) {
+            then.accept(new CallCheck.Allowed());
+            return;
+        }
+        checks.get(i).check(call, ctx, o -> {
+            if (o instanceof CallCheck.Refused) {
+                then.accept(o);
+            } else {
+                runChecks(i + 1, call, ctx, then);
+            }
+        });
+    }
+
+    @Override
+    public void request(String tool, JsonNode arguments, Consumer<OwnRequests.Outcome> then) {
+        if (serverGone || serverInputClosed) {
+            then.accept(new OwnRequests.NoAnswer("the server is gone"));
+            return;
+        }
+        String id = own.nextId();
+        JsonNode request = ProxyLines.toolCall(id, tool, arguments);
+        byte[] bytes = ProxyLines.bytes(request);
+        long t = record(Source.PROXY, new Line(bytes, true));
+        timeline.add(t, Source.PROXY, request);
+        String key = IdKey.ofString(id);
+        awaitingAnswer.put(key, new ToolCall(id, tool, arguments));
+        own.await(id, tool, ticker.getAsLong() + requestTimeoutNanos, then);
+        toServer.offer(new Outbox.Write(bytes, true));
+    }
+
+    @Override
+    public void answer(JsonNode id, String text, boolean isError) {
+        sendToHostAsProxy(ProxyLines.toolResult(id, text, isError));
+    }
+
+    /** Logs {@code message} as the proxy's, lets the episode see it, and queues it for the host. */
+    private void sendToHostAsProxy(JsonNode message) {
+        byte[] bytes = ProxyLines.bytes(message);
+        long t = record(Source.PROXY, new Line(bytes, true));
+        JsonNode id = message.get("id");
+        if (id != null && awaitingAnswer.remove(IdKey.of(id)) != null) {
+            timeline.add(t, Source.PROXY, message);
+        }
+        toHost.offer(bytes, true);
+    }
+
+    @Override
+    public <T> void fork(Callable<T> work, BiConsumer<T, Throwable> then) {
+        forker.fork(() -> {
+            T result = null;
+            Throwable failure = null;
+            try {
+                result = work.call();
+            } catch (Throwable t) {
+                failure = t;
+            }
+            T r = result;
+            Throwable f = failure;
+            try {
+                mailbox.put(new Inbound.Done(() -> then.accept(r, f)));
+            } catch (InterruptedException e) {
+                // The session is ending: nobody will take the result.
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    @Override
+    public void finished() {
+        runs--;
+        closeServerInputWhenIdle();
+    }
+
+    // ---- time, the log, the conversation, the end
+
+    private void expire() {
+        List<OwnRequests.Waiting> late = own.expired(ticker.getAsLong());
+        for (OwnRequests.Waiting w : late) {
+            Logger.warn("no answer to {} ({}) within {} s; going on without it", w.tool(), w.id(),
+                    Duration.ofNanos(requestTimeoutNanos).toSeconds());
+            w.then().accept(new OwnRequests.NoAnswer("no answer in time"));
+        }
+        if (!late.isEmpty()) {
+            closeServerInputWhenIdle();
+        }
+    }
+
+    private void closeServerInputWhenIdle() {
+        if (hostEnded && !serverInputClosed && runs == 0 && own.isEmpty()) {
+            serverInputClosed = true;
+            toServer.offer(new Outbox.EndOfInput());
+        }
+    }
+
+    /** Logs the conversation's new lines as context entries; they join the episode. */
+    private void readContext() {
+        if (context == null) {
+            return;
+        }
+        for (Line l : context.readNew()) {
+            long t = record(Source.CONTEXT, l);
+            JsonNode m = ProxyLines.logged(l.bytes());
+            if (m != null) {
+                timeline.add(t, Source.CONTEXT, m);
+            }
+        }
+    }
+
+    private long record(Source from, Line line) {
+        long t = Math.max(lastTMs, Math.max(0, (ticker.getAsLong() - startNanos) / 1_000_000));
+        lastTMs = t;
+        boolean recorded;
+        try {
+            recorded = recorder.record(from, line, t);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Stopped(e);
+        }
+        if (!recorded) {
+            // The session is stopping: this line, and every later one, stays where it is.
+            throw new Stopped(null);
+        }
+        return t;
+    }
+
+    /**
+     * Loads and links what the actor parses with (Jackson's tree model, the log's classifier,
+     * the episode's builder, the guards) on a thread of its own while the server starts, so
+     * the session's first answers do not wait for it. Touches no state of the actor.
+     */
+    static void warmUp(dev.stretto.trace.log.LogHeader header) {
+        byte[] line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\",\"arguments\":{}}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        TimelineBuilder scratch = new TimelineBuilder(header);
+        scratch.add(0, Source.CLIENT, ProxyLines.logged(line));
+        new Facts().update(scratch.events());
+        ProxyLines.bytes(CommitTool.DEFINITION);
+    }
+
+    /** The session's episode so far (tests compare it with the log's). Actor thread only. */
+    Episode episode() {
+        return timeline.episode();
+    }
+
+    /** The server's tools as listed so far. Actor thread only. */
+    ServerTools tools() {
+        return tools;
+    }
+
+    /** An answer the {@link AnswerHook} holds. */
+    private final class HeldAnswer implements AnswerHook.Held {
+        private final ToolCall call;
+        private final JsonNode response;
+        private final Line line;
+        private boolean done;
+
+        HeldAnswer(ToolCall call, JsonNode response, Line line) {
+            this.call = call;
+            this.response = response;
+            this.line = line;
+        }
+
+        @Override
+        public ToolCall call() {
+            return call;
+        }
+
+        @Override
+        public JsonNode response() {
+            return response;
+        }
+
+        @Override
+        public void release() {
+            end();
+            toHost.offer(line.bytes(), line.terminated());
+        }
+
+        @Override
+        public void replace(JsonNode replacement) {
+            end();
+            sendToHostAsProxy(replacement);
+        }
+
+        private void end() {
+            if (done) {
+                throw new IllegalStateException("the answer to " + call.id() + " was let go already");
+            }
+            done = true;
+            finished();
+        }
+    }
+
+    /**
+     * An outcome that may come now or later: if it came while the caller was still busy (the
+     * check decided at once), the caller applies it itself when ready; otherwise it is applied
+     * when it comes, as a run of its own.
+     */
+    private static final class Deferred<T> implements Consumer<T> {
+        private T now;
+        private Consumer<T> later;
+
+        @Override
+        public void accept(T value) {
+            if (later != null) {
+                later.accept(value);
+            } else {
+                now = value;
+            }
+        }
+
+        /**
+         * Applies the outcome with {@code apply}: at once if it has come; else when it comes,
+         * with {@code waiting} run now and {@code done} after it is applied.
+         */
+        void then(Consumer<T> apply, Runnable waiting, Runnable done) {
+            if (now != null) {
+                apply.accept(now);
+                return;
+            }
+            waiting.run();
+            later = v -> {
+                apply.accept(v);
+                done.run();
+            };
+        }
+    }
+}

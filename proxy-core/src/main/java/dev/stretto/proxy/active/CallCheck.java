@@ -1,0 +1,58 @@
+package dev.stretto.proxy.active;
+
+import dev.stretto.proxy.guard.Facts;
+import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.episode.ToolCall;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * A check an agent's {@code tools/call} (or a call of {@code stretto_commit}) passes before it
+ * is sent to the server. The checks of a session run one after the other, and the first
+ * refusal stops the call. A check may decide at once (the policy guards) or later: it forks
+ * its slow work ({@link Context#fork}) and hands its outcome on when the answer comes back
+ * (the confirmation judge asks a remote model). Meanwhile the call waits, and other traffic
+ * flows. Checks run on the actor's thread.
+ */
+interface CallCheck {
+
+    /**
+     * What a check may read and do. The facts and the episode are made when first asked for:
+     * read them before forking, since afterwards they hold what happened since.
+     */
+    interface Context {
+
+        /** The session's facts up to the call (not including it). */
+        Facts facts();
+
+        /** The session's episode up to the call (not including it). */
+        Episode episode();
+
+        /**
+         * Runs {@code work} in a fork of the session's scope; {@code then} gets its result or
+         * its failure, back on the actor's thread.
+         */
+        <T> void fork(Callable<T> work, BiConsumer<T, Throwable> then);
+    }
+
+    /** How a check ended. */
+    sealed interface Outcome {
+    }
+
+    /** The call may go on to the next check, and to the server. */
+    record Allowed() implements Outcome {
+    }
+
+    /**
+     * The call is refused and never reaches the server.
+     *
+     * @param reason  why, bare (a commit's result quotes it; stderr says it)
+     * @param message what the agent is told in place of the call's result
+     */
+    record Refused(String reason, String message) implements Outcome {
+    }
+
+    /** Checks {@code call}; {@code then} gets the outcome, now or later, on the actor's thread. */
+    void check(ToolCall call, Context context, Consumer<Outcome> then);
+}

@@ -1,0 +1,254 @@
+package dev.stretto.proxy.active;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stretto.proxy.Proxy;
+import dev.stretto.proxy.ProxyConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An MCP host for a proxy session run in-process ({@code Proxy.run} on a thread of its own):
+ * it writes lines to the proxy's input when the test says so and reads what the proxy writes,
+ * line by line, failing loudly when nothing comes in time.
+ */
+final class LiveHost implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final long WAIT_S = 30;
+
+    private static final byte[] EOF = new byte[0];
+    private final BlockingQueue<byte[]> input = new LinkedBlockingQueue<>();
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+    private final CompletableFuture<Integer> status = new CompletableFuture<>();
+    private final List<JsonNode> received = new ArrayList<>();
+
+    // When set, the host stops reading: the proxy's writes wait until it is counted down.
+    private volatile java.util.concurrent.CountDownLatch stopped;
+
+    /** Runs one session between the host's streams. */
+    @FunctionalInterface
+    interface SessionRun {
+        int run(InputStream in, OutputStream out) throws Exception;
+    }
+
+    private LiveHost() {
+    }
+
+    /** A host for {@code Proxy.run(config, ...)}. */
+    static LiveHost start(ProxyConfig config) {
+        return start((in, out) -> Proxy.run(config, in, out).exitStatus());
+    }
+
+    /** A host for any session runner. */
+    static LiveHost start(SessionRun session) {
+        LiveHost host = new LiveHost();
+        Thread.ofVirtual().name("live-host-session").start(() -> {
+            try {
+                host.status.complete(session.run(host.in(), host.out()));
+            } catch (Throwable t) {
+                host.status.completeExceptionally(t);
+            }
+        });
+        return host;
+    }
+
+    /** The host stops reading what the proxy writes, until {@link #readAgain()}. */
+    void stopReading() {
+        stopped = new java.util.concurrent.CountDownLatch(1);
+    }
+
+    void readAgain() {
+        java.util.concurrent.CountDownLatch s = stopped;
+        stopped = null;
+        if (s != null) {
+            s.countDown();
+        }
+    }
+
+    private InputStream in() {
+        return new InputStream() {
+            private byte[] chunk = new byte[0];
+            private int pos;
+            private boolean ended;
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (ended) {
+                    return -1;
+                }
+                while (pos == chunk.length) {
+                    try {
+                        chunk = input.take();
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                    pos = 0;
+                    if (chunk == EOF) {
+                        ended = true;
+                        return -1;
+                    }
+                }
+                int n = Math.min(len, chunk.length - pos);
+                System.arraycopy(chunk, pos, b, off, n);
+                pos += n;
+                return n;
+            }
+        };
+    }
+
+    private OutputStream out() {
+        return new OutputStream() {
+            private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+            @Override
+            public void write(int b) {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                java.util.concurrent.CountDownLatch s = stopped;
+                if (s != null) {
+                    try {
+                        s.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                synchronized (output) {
+                    output.write(b, off, len);
+                }
+                for (int i = off; i < off + len; i++) {
+                    if (b[i] == '\n') {
+                        lines.add(line.toString(StandardCharsets.UTF_8));
+                        line.reset();
+                    } else {
+                        line.write(b[i]);
+                    }
+                }
+            }
+        };
+    }
+
+    /** Writes {@code line} and its newline to the proxy. */
+    LiveHost send(String line) {
+        return sendBytes((line + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    LiveHost sendBytes(byte[] bytes) {
+        input.add(bytes.clone());
+        return this;
+    }
+
+    /** Ends the proxy's input. */
+    void closeInput() {
+        input.add(EOF);
+    }
+
+    /** The next line from the proxy, if one comes within {@code ms}; null otherwise. */
+    String pollLine(long ms) throws InterruptedException {
+        return lines.poll(ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** The next line from the proxy. */
+    String nextLine() throws InterruptedException {
+        String l = lines.poll(WAIT_S, TimeUnit.SECONDS);
+        if (l == null) {
+            fail("no line from the proxy within " + WAIT_S + " s");
+        }
+        return l;
+    }
+
+    /** The next message from the proxy. */
+    JsonNode next() throws Exception {
+        JsonNode m = JSON.readTree(nextLine());
+        received.add(m);
+        return m;
+    }
+
+    /** Messages up to and including the response with {@code id}; returns that response. */
+    JsonNode response(Object id) throws Exception {
+        while (true) {
+            JsonNode m = next();
+            if (!m.has("method") && m.has("id") && m.get("id").asText().equals(String.valueOf(id))) {
+                return m;
+            }
+        }
+    }
+
+    /** Sends a request and returns its response. */
+    JsonNode ask(int id, String method, String params) throws Exception {
+        send(request(id, method, params));
+        return response(id);
+    }
+
+    /** Calls a tool and returns the response. */
+    JsonNode call(int id, String tool, String arguments) throws Exception {
+        send(callLine(id, tool, arguments));
+        return response(id);
+    }
+
+    /** initialize, initialized and tools/list (ids 1 and 2); returns the tools/list response. */
+    JsonNode handshake() throws Exception {
+        ask(1, "initialize", "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test-host\","
+                + "\"version\":\"0\"}}");
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        return ask(2, "tools/list", null);
+    }
+
+    /** Every message read so far. */
+    List<JsonNode> received() {
+        return received;
+    }
+
+    /** Whatever the proxy wrote, every byte. */
+    byte[] output() {
+        synchronized (output) {
+            return output.toByteArray();
+        }
+    }
+
+    /** Waits for the session to end and returns its exit status. */
+    int exitStatus() throws Exception {
+        return status.get(WAIT_S, TimeUnit.SECONDS);
+    }
+
+    static String request(int id, String method, String params) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\""
+                + (params == null ? "" : ",\"params\":" + params) + "}";
+    }
+
+    static String callLine(int id, String tool, String arguments) {
+        return request(id, "tools/call", "{\"name\":\"" + tool + "\",\"arguments\":" + arguments + "}");
+    }
+
+    /** The text of a tools/call result's first content item. */
+    static String text(JsonNode response) {
+        return response.path("result").path("content").path(0).path("text").asText();
+    }
+
+    @Override
+    public void close() {
+        readAgain();
+        input.add(EOF);
+    }
+}
