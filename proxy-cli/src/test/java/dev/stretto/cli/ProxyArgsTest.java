@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.stretto.proxy.UpstreamSpec;
-import dev.stretto.proxy.http.HeaderSpec;
+import dev.stretto.proxy.HeaderSpec;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;

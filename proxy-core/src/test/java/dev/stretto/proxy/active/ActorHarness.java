@@ -30,7 +30,7 @@ final class ActorHarness implements AutoCloseable {
         active = new ActiveSession(mode, MemoryLog.HEADER, nanos::get, nanos.get(), Actor.REQUEST_TIMEOUT, checks, hook);
         host = LiveHost.start((in, out) -> {
             try (HostInput input = HostInput.start(in, "test-host-stdin")) {
-                return new Session("test-session", server, log, null, input, out, HOST_STALL, active).run();
+                return new Session("test-session", server, log, null, input, out, HOST_STALL, active).run().status();
             }
         });
     }
