@@ -25,7 +25,8 @@ import java.util.Objects;
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
  * @param active     active mode (guards, the commit tool, the conversation file), or null for
- *                   passive mode, which only forwards and records
+ *                   passive mode, which only forwards and records; a program sets it with
+ *                   {@link Builder#active(ActiveSettings)}
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
@@ -130,7 +131,20 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
-        /** Active mode; null (the default) for passive mode. */
+        /**
+         * Active mode: guards, the commit tool, the conversation file (see {@link ActiveSettings});
+         * null (the default) for passive mode. Replaces active mode given before.
+         */
+        public Builder active(ActiveSettings settings) {
+            this.active = settings == null ? null : settings.mode();
+            return this;
+        }
+
+        /**
+         * Active mode in the internal form the project's own commands build (with what {@link
+         * ActiveSettings} does not offer); not exported by the module, so a program uses {@link
+         * #active(ActiveSettings)}. Null for passive mode.
+         */
         public Builder active(ActiveMode active) {
             this.active = active;
             return this;

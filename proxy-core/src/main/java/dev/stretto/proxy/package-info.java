@@ -35,10 +35,9 @@
  * Every package below it ({@code session}, {@code upstream}, {@code record}, {@code http},
  * {@code io}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
  * {@code math}) is internal: public only so that the project's own commands can use it, not
- * exported by the module ({@code dev.stretto.proxy}), and free to change. Active mode
- * ({@link dev.stretto.proxy.ProxyConfig.Builder#active}) takes an {@code active.ActiveMode}
- * and {@code guard.Guards}, which the module does not export yet: on the module path, sessions
- * are passive; on the class path everything is reachable.
+ * exported by the module ({@code dev.stretto.proxy}), and free to change. Active mode (policy
+ * guards, {@code stretto_commit}, the conversation file) is switched on with {@link
+ * dev.stretto.proxy.ActiveSettings}, on the module path as on the class path.
  *
  * <h2>Threads</h2>
  * Nothing here keeps static state, reads environment variables or {@code System.in}, or calls
