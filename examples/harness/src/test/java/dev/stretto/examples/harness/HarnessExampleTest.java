@@ -153,13 +153,13 @@ class HarnessExampleTest {
         }
     }
 
-    private static String modulePath() {
+    static String modulePath() {
         return Stream.of(Proxy.class, LogEntry.class, ObjectMapper.class, JsonParser.class, JsonProperty.class,
                         Logger.class)
                 .map(HarnessExampleTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
     }
 
-    private static String compile(String modulePath, Path tmp, Path... sources) throws IOException {
+    static String compile(String modulePath, Path tmp, Path... sources) throws IOException {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         StringWriter errors = new StringWriter();
         List<String> options = List.of("--release", "25", "--enable-preview", "--module-path", modulePath,
