@@ -91,6 +91,35 @@ class LauncherIT {
         }
     }
 
+    /** Each help says how the command exits (bin/bench's is being rewritten with the benchmark). */
+    @ParameterizedTest
+    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try", "test"})
+    void everyCommandsHelpStatesItsExitStatus(String command) throws Exception {
+        try (Proc p = Proc.start(List.of(Repo.bin(command), "--help"), tmp, Map.of())) {
+            assertEquals(0, p.waitFor(), p.stderr());
+            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+            assertTrue(out.contains("Exit status"), out);
+        }
+    }
+
+    /** bin/test's help named integration-tests/npm/, which does not exist. */
+    @Test
+    void binTestsHelpNamesTheDirectoriesThatPinItsNpmPackages() throws Exception {
+        try (Proc p = Proc.start(List.of(Repo.bin("test"), "--help"), tmp, Map.of())) {
+            assertEquals(0, p.waitFor(), p.stderr());
+            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+            java.util.regex.Matcher dirs = java.util.regex.Pattern.compile("integration-tests/[\\w-]+/").matcher(out);
+            List<String> named = new java.util.ArrayList<>();
+            while (dirs.find()) {
+                named.add(dirs.group());
+            }
+            assertEquals(List.of("integration-tests/reference-server/", "integration-tests/ts-host/"), named, out);
+            for (String dir : named) {
+                assertTrue(Files.isRegularFile(Repo.root().resolve(dir).resolve("package-lock.json")), dir);
+            }
+        }
+    }
+
     /** Issue 7: bin/test's output held ANSI codes, which Maven writes even in batch mode. */
     @Test
     void binTestWritesNoColourCodesAndKeepsMavensStatus() throws Exception {

@@ -94,6 +94,9 @@ public final class Stretto {
               stretto episode --tau2 ~/.stretto/logs/orders > runs.jsonl
               stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
+            show, episode, manifest, sessions and guards exit as below; learn, promote,
+            export-answers, import-answers, flow, flow-show and evaluate say how in their
+            --help.
             """ + EXIT_CODES;
 
     private static final String SHOW_HELP = """

@@ -177,7 +177,8 @@ class StrettoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"show", "episode", "manifest", "sessions", "flow"})
+    @ValueSource(strings = {"show", "episode", "manifest", "sessions", "guards", "learn", "promote", "export-answers",
+            "import-answers", "flow", "flow-show", "evaluate"})
     void everySubcommandHasHelp(String command) {
         Run r = run(command, "--help");
         assertEquals(0, r.status());
@@ -197,6 +198,10 @@ class StrettoTest {
         assertEquals(version, run("-V"));
         assertTrue(help.out().contains("-V, --version"), help.out());
         assertTrue(help.out().contains("Examples:\n  stretto sessions "), help.out());
+        // Its exit statuses are the log commands'; the others have their own.
+        assertTrue(help.out().contains("show, episode, manifest, sessions and guards exit as below; learn, promote,\n"
+                + "export-answers, import-answers, flow, flow-show and evaluate say how in their\n--help.\nExit status:\n"),
+                help.out());
     }
 
     @ParameterizedTest
