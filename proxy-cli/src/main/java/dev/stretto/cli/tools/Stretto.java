@@ -399,7 +399,7 @@ public final class Stretto {
                     throw new UsageException(command, "no guards for " + domain + " (domains with guards: "
                             + Guards.domainNames() + ")");
                 }
-                GuardsReport report = new GuardsReport(out, a.has("--json"));
+                GuardsReport report = new GuardsReport(out, err, a.has("--json"));
                 for (SessionLog log : readAll(files, a.operands())) {
                     report.session(log, domain);
                 }
@@ -472,7 +472,7 @@ public final class Stretto {
         for (String o : operands) {
             Path p = Path.of(o);
             if (Files.isDirectory(p)) {
-                logs.addAll(files.readEach(p, SessionLog.logFiles(p)));
+                logs.addAll(files.readDirectly(p));
             } else {
                 logs.add(files.read(p));
             }

@@ -381,6 +381,28 @@ class StrettoTest {
     }
 
     @Test
+    void guardsJsonNamesASessionWithoutGuardsOnStderr() {
+        Run r = run("guards", "--json", fixture("home/logs/shop/20260928T020400.548Z-14457.jsonl"));
+        assertEquals(new Run(0, "", "stretto: 20260928T020400.548Z-14457: no guards for shop; give --domain retail or"
+                + " airline (skipped)" + System.lineSeparator()), r);
+    }
+
+    /** A directory is read one level deep: given the record directory above the logs, it says so. */
+    @Test
+    void aDirectoryWithLogsOnlyInItsSubdirectoriesSaysSo(@TempDir Path tmp) throws IOException {
+        Path dir = Fixtures.file("home/logs");
+        for (String command : List.of("guards", "episode", "manifest")) {
+            Run r = run(command, dir.toString());
+            assertEquals(0, r.status(), command);
+            assertEquals("stretto: " + dir + ": no session logs directly in it; its subdirectories hold 7, read only"
+                    + " when named (" + dir + "/*)" + System.lineSeparator(), r.err(), command);
+        }
+        Run empty = run("guards", tmp.toString());
+        assertEquals(new Run(0, "", "stretto: " + tmp + ": no session logs directly in it" + System.lineSeparator()),
+                empty);
+    }
+
+    @Test
     void guardsTakesAnotherDomainAndRefusesOneWithoutGuards() {
         Run shop = run("guards", fixture("home/logs/shop/20260928T020400.548Z-14457.jsonl"));
         assertEquals(0, shop.status(), "the log could be read");
