@@ -25,8 +25,9 @@
  * preview API in Java 25. Without the flag, {@link dev.stretto.proxy.Proxy#run} throws a
  * {@link dev.stretto.proxy.ProxyStartException} that says so, before it creates anything. A
  * class built with Java 25's preview features runs on Java 25 only, and JDK 26 changes the
- * API: a later JDK needs a build of proxy-core for it. Only the class that opens the scope is
- * marked as using preview features; everything else, trace-reader included, loads anywhere.
+ * API: a later JDK needs a build of proxy-core for it. Only the internal classes that open
+ * scopes are marked as using preview features; everything else, trace-reader included, loads
+ * anywhere.
  *
  * <h2>API and internals</h2>
  * This package is the API, with trace-reader's {@code dev.stretto.trace.*} packages, whose log
