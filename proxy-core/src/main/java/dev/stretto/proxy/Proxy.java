@@ -7,6 +7,7 @@ import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.record.Retention;
 import dev.stretto.proxy.record.SessionId;
 import dev.stretto.proxy.record.SessionLogFile;
+import dev.stretto.proxy.record.SideLog;
 import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.session.Session;
 import dev.stretto.proxy.http.HttpUpstream;
@@ -16,6 +17,7 @@ import dev.stretto.trace.log.LogHeader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.function.Function;
@@ -74,10 +76,15 @@ public final class Proxy {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         String sessionId = SessionId.of(started, ProcessHandle.current().pid());
-        // Active mode: --context names a file in the host's world, as --record does.
+        // Active mode: --context and --confirm-log name files in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
                 : config.active().withContext(hostPath(config.active().context(), config.host().home(), "context file",
                         "file"));
+        if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() != null) {
+            Path confirmLog = hostPath(activeMode.judge().log(), config.host().home(), "confirm log", "file");
+            checkWritableFile(confirmLog, "confirm log");
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(confirmLog));
+        }
 
         Function<String, LogHeader> headerOf = id -> LogHeader.of(id, started.toEpochMilli(),
                 config.upstream().loggedCommand(), config.domain(), config.agentModel(), config.host().hostSession());
@@ -114,10 +121,12 @@ public final class Proxy {
         Upstream upstream = upstreamFor(config);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
+        SideLog confirmLog = confirmLog(activeMode, logFile);
         // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
         ActiveSession active = activeMode == null ? null
-                : new ActiveSession(activeMode, headerOf.apply(sessionId), System::nanoTime, startNanos);
-        try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
+                : new ActiveSession(activeMode, headerOf.apply(sessionId), System::nanoTime, startNanos,
+                        confirmLog == null ? line -> { } : confirmLog::append);
+        try (HostInput input = HostInput.start(hostIn, name + "-stdin"); confirmLog) {
             Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
                     config.shutdown().hostStall(), active);
             try {
@@ -130,6 +139,40 @@ public final class Proxy {
                         ? e.getMessage() : "cannot start the server: " + Retention.describe(e);
                 throw new ProxyStartException(message, e);
             }
+        }
+    }
+
+    /**
+     * The confirmation judge's log: the file the configuration names, else
+     * {@code <session>.confirm.jsonl} next to the session log; null without a judge, or
+     * without either.
+     */
+    private static SideLog confirmLog(ActiveMode activeMode, SessionLogFile logFile) {
+        if (activeMode == null || activeMode.judge() == null) {
+            return null;
+        }
+        Path file = activeMode.judge().log();
+        if (file == null && logFile != null) {
+            file = SideLog.besideSessionLog(logFile.path(), ".confirm.jsonl");
+        }
+        return file == null ? null : new SideLog(file, "confirm log");
+    }
+
+    /**
+     * Checks, before the session starts, that a file the proxy will append to can be: its
+     * directory exists, and the file, if it is there, is a regular file. (Whether it may be
+     * written shows when the first line is.)
+     *
+     * @throws ProxyStartException when it cannot be
+     */
+    private static void checkWritableFile(Path file, String what) throws ProxyStartException {
+        Path dir = file.getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new ProxyStartException("cannot write the " + what + " " + file + ": its directory " + dir
+                    + (Files.exists(dir) ? " is not a directory" : " does not exist"), null);
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new ProxyStartException("cannot write the " + what + " " + file + ": it is not a regular file", null);
         }
     }
 

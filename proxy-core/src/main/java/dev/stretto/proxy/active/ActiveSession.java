@@ -2,6 +2,7 @@ package dev.stretto.proxy.active;
 
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.judge.Judge;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.upstream.ServerLineSink;
@@ -9,10 +10,12 @@ import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.log.LogHeader;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -78,13 +81,17 @@ public final class ActiveSession {
      * @param header     the session log's header (names the session's episode)
      * @param ticker     the clock, in nanoseconds ({@code System::nanoTime})
      * @param startNanos the clock's reading when the session started: {@code t_ms} counts from it
+     * @param confirmLog where the confirmation judge's lines go, one judgment each, without a
+     *                   newline, on the actor's thread (a {@code SideLog}'s append; unused without a judge)
      */
-    public ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos) {
-        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode), AnswerHook.NONE);
+    public ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos,
+                         Consumer<String> confirmLog) {
+        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode, confirmLog, ticker),
+                AnswerHook.NONE);
     }
 
     /**
-     * @param checks     what every call of the agent passes before it is sent (the guards; later the judge)
+     * @param checks     what every call of the agent passes before it is sent (the guards, then the judge)
      * @param answerHook where answers to the agent's calls may be held (later a flow run)
      */
     ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos,
@@ -101,9 +108,20 @@ public final class ActiveSession {
         this.mailbox = new Mailbox(toServer::hasRoom, () -> toHost.hasRoom());
     }
 
-    /** The checks {@code mode} asks for: the policy guards, if any. */
-    static List<CallCheck> checksOf(ActiveMode mode) {
-        return mode.guards() == null ? List.of() : List.of(new GuardCheck(mode.guards()));
+    /**
+     * The checks {@code mode} asks for, in order: the policy guards, then the confirmation
+     * judge, which judges only what the guards let through.
+     */
+    static List<CallCheck> checksOf(ActiveMode mode, Consumer<String> confirmLog, LongSupplier ticker) {
+        List<CallCheck> checks = new ArrayList<>();
+        if (mode.guards() != null) {
+            checks.add(new GuardCheck(mode.guards()));
+        }
+        ConfirmJudge j = mode.judge();
+        if (j != null) {
+            checks.add(new JudgeCheck(mode.guards(), new Judge(j.settings()), j.oracle(), confirmLog, ticker));
+        }
+        return checks;
     }
 
     private void wake() {

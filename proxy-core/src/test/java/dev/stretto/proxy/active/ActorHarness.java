@@ -23,7 +23,7 @@ final class ActorHarness implements AutoCloseable {
     final LiveHost host;
 
     ActorHarness(ActiveMode mode) {
-        this(mode, ActiveSession.checksOf(mode), AnswerHook.NONE);
+        this(mode, ActiveSession.checksOf(mode, line -> { }, System::nanoTime), AnswerHook.NONE);
     }
 
     ActorHarness(ActiveMode mode, List<CallCheck> checks, AnswerHook hook) {
