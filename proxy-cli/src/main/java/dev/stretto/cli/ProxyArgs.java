@@ -2,6 +2,8 @@ package dev.stretto.cli;
 
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.http.HeaderSpec;
+import dev.stretto.proxy.judge.JudgeSettings;
+import dev.stretto.proxy.judge.SecondQuestion;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
@@ -30,11 +32,18 @@ final class ProxyArgs {
 
     private static final String UPSTREAM_HEADER = "--upstream-header";
 
+    private static final String JUDGE = "--confirm-judge";
+
     private static final Set<String> WITH_VALUE = Set.of("--record", "--domain", "--agent-model", "--retain-days",
-            "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context");
+            "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", JUDGE,
+            "--confirm-threshold", "--confirm-second", "--confirm-questions", "--confirm-log");
 
     /** Active mode's switches, which take no value. */
-    private static final Set<String> FLAGS = Set.of("--guards", "--commit");
+    private static final Set<String> FLAGS = Set.of("--guards", "--commit", "--confirm-second-shadow");
+
+    /** The judge's options besides {@code --confirm-judge}, which mean nothing without it. */
+    private static final List<String> JUDGE_OPTIONS = List.of("--confirm-threshold", "--confirm-second",
+            "--confirm-second-shadow", "--confirm-questions", "--confirm-log");
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -219,8 +228,23 @@ final class ProxyArgs {
                         + values.get("--log-level") + "'");
             }
         }
+        ProxyOptions.Judge judge = null;
+        if (values.containsKey(JUDGE)) {
+            try {
+                judge = judge(values, flags);
+            } catch (IllegalArgumentException e) {
+                return new Invalid(e.getMessage());
+            }
+        } else {
+            for (String option : JUDGE_OPTIONS) {
+                if (values.containsKey(option) || flags.contains(option)) {
+                    return new Invalid(option + " is an option of the confirmation judge; give --confirm-judge log|enforce"
+                            + " too");
+                }
+            }
+        }
         ProxyOptions.Active active = null;
-        if (!flags.isEmpty() || values.containsKey("--context")) {
+        if (!flags.isEmpty() || values.containsKey("--context") || judge != null) {
             String domain = values.get("--domain");
             if (flags.contains("--guards") && domain == null) {
                 return new Invalid("--guards needs --domain (" + Guards.domainNames() + ")");
@@ -236,10 +260,84 @@ final class ProxyArgs {
                     return new Invalid("--context: not a usable path: " + values.get("--context"));
                 }
             }
-            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context);
+            if (judge != null && !flags.contains("--guards")) {
+                return new Invalid(JUDGE + " needs --guards: it judges the writes the guards check for the customer's"
+                        + " confirmation");
+            }
+            if (judge != null && context == null) {
+                return new Invalid(JUDGE + " needs --context FILE: it judges the customer's reply, which only the"
+                        + " conversation holds");
+            }
+            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, judge);
         }
         return new Run(new ProxyOptions(record, values.get("--domain"), values.get("--agent-model"), retainDays,
                 level, shutdownGrace, server, active));
+    }
+
+    /**
+     * The judge's options, {@code --confirm-judge} given.
+     *
+     * @throws IllegalArgumentException with the usage error's message
+     */
+    private static ProxyOptions.Judge judge(Map<String, String> values, Set<String> flags) {
+        JudgeSettings.Mode mode = switch (values.get(JUDGE)) {
+            case "log" -> JudgeSettings.Mode.LOG;
+            case "enforce" -> JudgeSettings.Mode.ENFORCE;
+            default -> throw new IllegalArgumentException(JUDGE + " takes log or enforce, not '" + values.get(JUDGE)
+                    + "'");
+        };
+        JudgeSettings settings = JudgeSettings.of(mode);
+        String threshold = values.get("--confirm-threshold");
+        if (threshold != null) {
+            double t;
+            try {
+                t = Double.parseDouble(threshold);
+            } catch (NumberFormatException e) {
+                t = Double.NaN;
+            }
+            if (!(t >= 0 && t <= 1) || !threshold.matches("[0-9.eE+-]+")) {
+                throw new IllegalArgumentException("--confirm-threshold needs a probability from 0 to 1 (e.g. 0.5), not '"
+                        + threshold + "'");
+            }
+            settings = settings.withThreshold(t);
+        }
+        String second = values.get("--confirm-second");
+        boolean shadow = flags.contains("--confirm-second-shadow");
+        if (second != null) {
+            SecondQuestion question = switch (second) {
+                case "proposed" -> SecondQuestion.PROPOSED;
+                case "described" -> SecondQuestion.DESCRIBED;
+                default -> throw new IllegalArgumentException("--confirm-second takes proposed or described, not '"
+                        + second + "'");
+            };
+            settings = settings.withSecond(question, shadow);
+        } else if (shadow) {
+            throw new IllegalArgumentException("--confirm-second-shadow makes the second question a shadow; give"
+                    + " --confirm-second proposed|described too");
+        }
+        String questions = values.get("--confirm-questions");
+        if (questions != null) {
+            int n;
+            try {
+                n = Integer.parseInt(questions);
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+            if (n < 0) {
+                throw new IllegalArgumentException("--confirm-questions needs a whole number of questions (0 or more),"
+                        + " not '" + questions + "'");
+            }
+            settings = settings.withQuestions(n);
+        }
+        Path log = null;
+        if (values.containsKey("--confirm-log")) {
+            try {
+                log = Path.of(values.get("--confirm-log"));
+            } catch (InvalidPathException e) {
+                throw new IllegalArgumentException("--confirm-log: not a usable path: " + values.get("--confirm-log"));
+            }
+        }
+        return new ProxyOptions.Judge(settings, log);
     }
 
     /** Seconds, whole or decimal, from 0 to a day, to the millisecond; null when not that. */

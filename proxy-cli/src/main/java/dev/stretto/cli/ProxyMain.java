@@ -57,8 +57,9 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
-            Active mode (--guards, --commit, --context): the proxy reads what crosses it and
-            acts on it; every line it does not act on is still forwarded byte for byte.
+            Active mode (--guards, --commit, --context, --confirm-judge): the proxy reads what
+            crosses it and acts on it; every line it does not act on is still forwarded byte
+            for byte.
 
             Options:
               --upstream URL      proxy the MCP server at URL (http or https) instead of
@@ -91,6 +92,26 @@ public final class ProxyMain {
               --context FILE      the conversation: the host appends one JSON line per
                                   message, {"role":"user"|"assistant","content":"..."};
                                   new lines are logged before each of the agent's calls
+              --confirm-judge log|enforce
+                                  also ask the System-One model (see --oracle) whether
+                                  the customer explicitly agreed to each write the guards
+                                  check for a confirmation; log records each judgment,
+                                  enforce also refuses a write the model says was not
+                                  agreed to. Needs --guards and --context. A judge that
+                                  cannot answer refuses nothing
+              --confirm-threshold P
+                                  an answer below P (0 to 1, default 0.5) is a no
+              --confirm-second proposed|described
+                                  also ask whether the agent had proposed (or described)
+                                  this change; a write then needs both answers yes
+              --confirm-second-shadow
+                                  log the second answer only; it does not count
+              --confirm-questions N
+                                  the most questions the judge asks in a session
+                                  (default 100); later writes are logged as skipped
+              --confirm-log FILE  append each judgment to FILE (default: the session
+                                  log's <session>.confirm.jsonl; without --record, none
+                                  unless given)
               -h, --help          print this help and exit
               -V, --version       print the version and exit
 

@@ -1,5 +1,6 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.judge.JudgeSettings;
 import java.nio.file.Path;
 
 /**
@@ -30,7 +31,24 @@ record ProxyOptions(Path record, String domain, String agentModel, Integer retai
      * @param guards  {@code --guards}: check the agent's calls against the guards of {@code --domain}
      * @param commit  {@code --commit}: add the stretto_commit tool
      * @param context {@code --context FILE}, or null
+     * @param judge   {@code --confirm-judge} and its options, or null
      */
-    record Active(boolean guards, boolean commit, Path context) {
+    record Active(boolean guards, boolean commit, Path context, Judge judge) {
+
+        /** Active mode without the judge. */
+        Active(boolean guards, boolean commit, Path context) {
+            this(guards, commit, context, null);
+        }
+    }
+
+    /**
+     * The confirmation judge's options.
+     *
+     * @param settings {@code --confirm-judge}, {@code --confirm-threshold}, {@code --confirm-second},
+     *                 {@code --confirm-second-shadow} and {@code --confirm-questions}, with the
+     *                 default model (the environment may name another)
+     * @param log      {@code --confirm-log FILE}, or null for the default
+     */
+    record Judge(JudgeSettings settings, Path log) {
     }
 }

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.http.HeaderSpec;
+import dev.stretto.proxy.judge.JudgeSettings;
+import dev.stretto.proxy.judge.SecondQuestion;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -226,5 +228,66 @@ class ProxyArgsTest {
         assertEquals("--guards needs --domain (retail or airline)", error("--guards", "--", "srv"));
         assertEquals("no guards for shop", error("--guards", "--domain", "shop", "--", "srv"));
         assertEquals(new ProxyOptions.Active(true, false, null), ok("--domain=airline", "--guards", "--", "srv").active());
+    }
+
+    private static final List<String> JUDGED = List.of("--domain", "retail", "--guards", "--context", "chat.jsonl");
+
+    private static String[] judged(String... more) {
+        List<String> args = new java.util.ArrayList<>(JUDGED);
+        args.addAll(List.of(more));
+        args.addAll(List.of("--", "srv"));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
+    void theConfirmationJudgeTakesItsModeAndOptionsWithTheReferencesDefaults() {
+        ProxyOptions.Judge j = ok(judged("--confirm-judge", "log")).active().judge();
+        assertEquals(new ProxyOptions.Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), null), j);
+        assertEquals(0.5, j.settings().threshold());
+        assertEquals(100, j.settings().questions());
+        j = ok(judged("--confirm-judge=enforce", "--confirm-threshold", "0.7", "--confirm-second", "proposed",
+                "--confirm-second-shadow", "--confirm-questions", "12", "--confirm-log", "~/judged.jsonl")).active().judge();
+        assertEquals(new ProxyOptions.Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withThreshold(0.7)
+                .withSecond(SecondQuestion.PROPOSED, true).withQuestions(12), Path.of("~/judged.jsonl")), j);
+        assertEquals(SecondQuestion.DESCRIBED,
+                ok(judged("--confirm-judge", "log", "--confirm-second", "described")).active().judge().settings().second());
+        assertEquals(null, ok(judged()).active().judge(), "no judge unless asked for");
+    }
+
+    @Test
+    void theConfirmationJudgeNeedsTheGuardsAndTheConversationAndSaysSo() {
+        assertEquals("--confirm-judge needs --guards: it judges the writes the guards check for the customer's"
+                + " confirmation", error("--domain", "retail", "--context", "c.jsonl", "--confirm-judge", "log", "--", "srv"));
+        assertEquals("--confirm-judge needs --context FILE: it judges the customer's reply, which only the conversation"
+                + " holds", error("--domain", "retail", "--guards", "--confirm-judge", "enforce", "--", "srv"));
+        assertEquals("--guards needs --domain (retail or airline)", error("--guards", "--context", "c", "--confirm-judge",
+                "log", "--", "srv"));
+    }
+
+    @Test
+    void theConfirmationJudgesBadValuesAreUsageErrorsNamingTheOption() {
+        assertEquals("--confirm-judge takes log or enforce, not 'strict'", error(judged("--confirm-judge", "strict")));
+        assertEquals("--confirm-threshold needs a probability from 0 to 1 (e.g. 0.5), not '1.5'",
+                error(judged("--confirm-judge", "log", "--confirm-threshold", "1.5")));
+        assertEquals("--confirm-threshold needs a probability from 0 to 1 (e.g. 0.5), not 'NaN'",
+                error(judged("--confirm-judge", "log", "--confirm-threshold", "NaN")));
+        assertEquals("--confirm-second takes proposed or described, not 'both'",
+                error(judged("--confirm-judge", "log", "--confirm-second", "both")));
+        assertEquals("--confirm-second-shadow makes the second question a shadow; give --confirm-second"
+                + " proposed|described too", error(judged("--confirm-judge", "log", "--confirm-second-shadow")));
+        assertEquals("--confirm-questions needs a whole number of questions (0 or more), not '-1'",
+                error(judged("--confirm-judge", "log", "--confirm-questions=-1")));
+        assertEquals("--confirm-second-shadow takes no value", error(judged("--confirm-judge", "log",
+                "--confirm-second-shadow=yes")));
+    }
+
+    @Test
+    void theJudgesOptionsWithoutTheJudgeAreUsageErrors() {
+        for (String[] option : List.of(new String[] {"--confirm-threshold", "0.3"}, new String[] {"--confirm-second",
+                "proposed"}, new String[] {"--confirm-second-shadow"}, new String[] {"--confirm-questions", "5"},
+                new String[] {"--confirm-log", "j.jsonl"})) {
+            assertEquals(option[0] + " is an option of the confirmation judge; give --confirm-judge log|enforce too",
+                    error(judged(option)));
+        }
     }
 }
