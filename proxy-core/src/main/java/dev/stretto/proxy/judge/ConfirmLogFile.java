@@ -1,12 +1,9 @@
 package dev.stretto.proxy.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.proxy.io.JsonLines;
 import dev.stretto.trace.log.LogFormatException;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +19,8 @@ import java.util.Objects;
  * @param judgments the judgments, in log order
  */
 public record ConfirmLogFile(List<Judged> judgments) {
+
+    private static final String WHAT = "confirm log";
 
     /** Copies the judgments. */
     public ConfirmLogFile {
@@ -73,13 +72,7 @@ public record ConfirmLogFile(List<Judged> judgments) {
 
     /** Reads a confirm log file. */
     public static ConfirmLogFile read(Path file) throws IOException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (CharacterCodingException e) {
-            throw new IOException(file + ": not UTF-8 text, so not a confirm log", e);
-        }
-        return parse(text, file.toString());
+        return parse(JsonLines.text(file, "confirm log"), file.toString());
     }
 
     /**
@@ -90,35 +83,18 @@ public record ConfirmLogFile(List<Judged> judgments) {
      */
     public static ConfirmLogFile parse(String text, String name) throws LogFormatException {
         List<Judged> judgments = new ArrayList<>();
-        List<String> lines = text.lines().toList();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank()) {
-                continue;
-            }
-            JsonNode node;
+        for (JsonLines.Numbered line : JsonLines.parse(text, name)) {
             try {
-                node = CanonicalJson.parse(line);
+                judgments.add(judged(line.node()));
             } catch (IllegalArgumentException e) {
-                if (i == lines.size() - 1 && !text.endsWith("\n")) {
-                    break;
-                }
-                throw new LogFormatException(name, i + 1, "not JSON (" + e.getMessage() + ")");
-            }
-            try {
-                judgments.add(judged(node));
-            } catch (IllegalArgumentException e) {
-                throw new LogFormatException(name, i + 1, e.getMessage());
+                throw new LogFormatException(name, line.number(), e.getMessage());
             }
         }
         return new ConfirmLogFile(judgments);
     }
 
     private static Judged judged(JsonNode n) {
-        if (!n.isObject()) {
-            throw new IllegalArgumentException("a confirm log line is a JSON object");
-        }
-        JsonNode arguments = required(n, "arguments");
+        JsonNode arguments = JsonLines.required(n, "arguments", WHAT);
         List<ProposalCheck.Flag> flags = new ArrayList<>();
         JsonNode check = n.get("proposal_check");
         if (check != null && !check.isNull()) {
@@ -134,30 +110,11 @@ public record ConfirmLogFile(List<Judged> judgments) {
             }
         }
         JsonNode ms = n.get("ms");
-        return new Judged(string(n, "tool", false), arguments, bool(n, "word_list"), bool(n, "enforced"), flags,
-                bool(n, "second_shadow"), string(n, "key", true), string(n, "second_key", true), number(n, "p_yes"),
-                number(n, "p_second"), string(n, "skipped", true), string(n, "error", true), bool(n, "fails"),
+        return new Judged(JsonLines.string(n, "tool", WHAT, false), arguments, bool(n, "word_list"), bool(n, "enforced"),
+                flags, bool(n, "second_shadow"), JsonLines.string(n, "key", WHAT, true),
+                JsonLines.string(n, "second_key", WHAT, true), JsonLines.number(n, "p_yes"), JsonLines.number(n, "p_second"),
+                JsonLines.string(n, "skipped", WHAT, true), JsonLines.string(n, "error", WHAT, true), bool(n, "fails"),
                 bool(n, "unknown"), ms != null && ms.canConvertToLong() ? ms.longValue() : 0);
-    }
-
-    private static JsonNode required(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null) {
-            throw new IllegalArgumentException("\"" + field + "\" is missing: not a confirm log line");
-        }
-        return v;
-    }
-
-    private static String string(JsonNode n, String field, boolean nullable) {
-        JsonNode v = nullable ? n.get(field) : required(n, field);
-        if (v == null || v.isNull()) {
-            if (nullable) {
-                return null;
-            }
-        } else if (v.isTextual()) {
-            return v.textValue();
-        }
-        throw new IllegalArgumentException("\"" + field + "\" must be a string");
     }
 
     private static boolean bool(JsonNode n, String field) {
@@ -169,16 +126,5 @@ public record ConfirmLogFile(List<Judged> judgments) {
             throw new IllegalArgumentException("\"" + field + "\" must be true or false");
         }
         return v.booleanValue();
-    }
-
-    private static Double number(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isNumber()) {
-            throw new IllegalArgumentException("\"" + field + "\" must be a number");
-        }
-        return v.doubleValue();
     }
 }

@@ -1,0 +1,124 @@
+package dev.stretto.proxy.io;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.log.LogFormatException;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reading back the JSON-lines files a session writes beside its log (the flow log, the
+ * confirm log): the lines as JSON with their numbers, and the checks of their fields, with
+ * the messages every such reader gives. Blank lines are skipped; a last line without a
+ * newline that does not parse is dropped (the proxy stopped while writing it); any other line
+ * that is not JSON is an error naming the file and line.
+ */
+public final class JsonLines {
+
+    /**
+     * One line's JSON.
+     *
+     * @param number the line's 1-based number, for messages
+     * @param node   its JSON
+     */
+    public record Numbered(int number, JsonNode node) {
+    }
+
+    private JsonLines() {
+    }
+
+    /**
+     * A file's text.
+     *
+     * @param what what the file should be, for the message when it is not text ({@code "flow log"})
+     * @throws IOException when it cannot be read, or is not UTF-8 text
+     */
+    public static String text(Path file, String what) throws IOException {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            throw new IOException(file + ": not UTF-8 text, so not a " + what, e);
+        }
+    }
+
+    /**
+     * The lines of {@code text} as JSON.
+     *
+     * @param name the file's name, for messages
+     * @throws LogFormatException for a line that is not JSON
+     */
+    public static List<Numbered> parse(String text, String name) throws LogFormatException {
+        List<Numbered> out = new ArrayList<>();
+        List<String> lines = text.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                out.add(new Numbered(i + 1, CanonicalJson.parse(line)));
+            } catch (IllegalArgumentException e) {
+                if (i == lines.size() - 1 && !text.endsWith("\n")) {
+                    break;
+                }
+                throw new LogFormatException(name, i + 1, "not JSON (" + e.getMessage() + ")");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The value of {@code field} of the object {@code n}.
+     *
+     * @param what the kind of line, for messages ({@code "flow log"})
+     * @throws IllegalArgumentException when {@code n} is not an object or has no such field
+     */
+    public static JsonNode required(JsonNode n, String field, String what) {
+        if (!n.isObject()) {
+            throw new IllegalArgumentException("a " + what + " line is a JSON object");
+        }
+        JsonNode v = n.get(field);
+        if (v == null) {
+            throw new IllegalArgumentException("\"" + field + "\" is missing: not a " + what + " line");
+        }
+        return v;
+    }
+
+    /**
+     * The string {@code field}; with {@code nullable}, null when it is missing or null.
+     *
+     * @throws IllegalArgumentException when it is something else, or missing though required
+     */
+    public static String string(JsonNode n, String field, String what, boolean nullable) {
+        JsonNode v = nullable ? n.get(field) : required(n, field, what);
+        if (v == null || v.isNull()) {
+            if (nullable) {
+                return null;
+            }
+        } else if (v.isTextual()) {
+            return v.textValue();
+        }
+        throw new IllegalArgumentException("\"" + field + "\" must be a string");
+    }
+
+    /**
+     * The number {@code field}, or null when it is missing or null.
+     *
+     * @throws IllegalArgumentException when it is something else
+     */
+    public static Double number(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isNumber()) {
+            throw new IllegalArgumentException("\"" + field + "\" must be a number or null");
+        }
+        return v.doubleValue();
+    }
+}
