@@ -53,6 +53,7 @@ class ConfirmJudgeEndToEndTest {
     static final String CANCEL = "{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"}";
     static final String PROPOSAL = "Order #W61a is pending. Shall I cancel it, as ordered by mistake?";
     static final String YES = "Yes, cancel it.";
+    static final String CANCELLED = "{\"order_id\":\"#W61a\",\"status\":\"cancelled\"}";
     static final String REFUSED_015 = "Refused by the policy check, so cancel_pending_order was not run and nothing"
             + " changed: the customer has not explicitly agreed to this exact change (confirmation judge: p_yes 0.15);"
             + " describe the change and ask the customer to confirm it first.";
@@ -102,6 +103,26 @@ class ConfirmJudgeEndToEndTest {
         say("user", YES);
     }
 
+    /**
+     * Runs the reference session with {@code config} up to the yes, then the cancel call
+     * ({@code tool}: the call itself, or a commit of it); returns the
+     * agent's answer once the session has ended.
+     */
+    private JsonNode cancelAfterTheYes(ProxyConfig config, String tool, String arguments) throws Exception {
+        JsonNode answer;
+        try (LiveHost host = LiveHost.start(config)) {
+            upToTheYes(host);
+            answer = host.call(7, tool, arguments);
+            host.closeInput();
+            assertEquals(0, host.exitStatus());
+        }
+        return answer;
+    }
+
+    private String cancelAfterTheYes(ProxyConfig config) throws Exception {
+        return LiveHost.text(cancelAfterTheYes(config, "cancel_pending_order", CANCEL));
+    }
+
     /** The request of one of the judge's questions about the cancel call after that yes. */
     static Request question(String id) {
         var question = switch (id) {
@@ -140,13 +161,7 @@ class ConfirmJudgeEndToEndTest {
 
     @Test
     void inLogModeTheMockOraclesJudgmentIsTheReferencesLineAndTheCallGoesThrough() throws Exception {
-        try (LiveHost host = LiveHost.start(config(JudgeSettings.of(JudgeSettings.Mode.LOG), new MockOracle()))) {
-            upToTheYes(host);
-            assertEquals("{\"order_id\":\"#W61a\",\"status\":\"cancelled\"}",
-                    LiveHost.text(host.call(7, "cancel_pending_order", CANCEL)));
-            host.closeInput();
-            assertEquals(0, host.exitStatus());
-        }
+        assertEquals(CANCELLED, cancelAfterTheYes(config(JudgeSettings.of(JudgeSettings.Mode.LOG), new MockOracle())));
         assertEquals(List.of("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":false,"
                 + "\"fails\":false,\"key\":\"69fc9e05804e05e8afd64314f43599aadbb64db289b486763ed9ee6e25f83db5\",\"ms\":0,"
                 + "\"p_yes\":0.5,\"proposal_check\":[],\"tool\":\"cancel_pending_order\",\"unknown\":false,"
@@ -157,15 +172,10 @@ class ConfirmJudgeEndToEndTest {
     @Test
     void enforceRefusesAWriteTheModelSaysWasNotAgreedToWithTheExactText() throws Exception {
         answer("confirmed", 0.15);
-        try (LiveHost host = LiveHost.start(config(JudgeSettings.of(JudgeSettings.Mode.ENFORCE),
-                new ReplayOracle(cache())))) {
-            upToTheYes(host);
-            JsonNode refused = host.call(7, "cancel_pending_order", CANCEL);
-            assertEquals(REFUSED_015, LiveHost.text(refused));
-            assertTrue(refused.path("result").path("isError").asBoolean());
-            host.closeInput();
-            assertEquals(0, host.exitStatus());
-        }
+        JsonNode refused = cancelAfterTheYes(config(JudgeSettings.of(JudgeSettings.Mode.ENFORCE),
+                new ReplayOracle(cache())), "cancel_pending_order", CANCEL);
+        assertEquals(REFUSED_015, LiveHost.text(refused));
+        assertTrue(refused.path("result").path("isError").asBoolean());
         assertTrue(withId(sessionLog(), 7, Source.SERVER).isEmpty(), "the server never saw the refused call");
         assertEquals(1, withId(sessionLog(), 7, Source.PROXY).size());
         assertEquals(List.of("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":true,"
@@ -176,14 +186,8 @@ class ConfirmJudgeEndToEndTest {
 
     @Test
     void aJudgeThatCannotAnswerRefusesNothingAndLogsWhy() throws Exception {
-        try (LiveHost host = LiveHost.start(config(JudgeSettings.of(JudgeSettings.Mode.ENFORCE),
-                new ReplayOracle(cache())))) {
-            upToTheYes(host);
-            assertEquals("{\"order_id\":\"#W61a\",\"status\":\"cancelled\"}",
-                    LiveHost.text(host.call(7, "cancel_pending_order", CANCEL)));
-            host.closeInput();
-            assertEquals(0, host.exitStatus());
-        }
+        assertEquals(CANCELLED, cancelAfterTheYes(config(JudgeSettings.of(JudgeSettings.Mode.ENFORCE),
+                new ReplayOracle(cache()))));
         String key = question("confirmed").key();
         assertEquals(List.of("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":true,"
                 + "\"error\":\"replay cache miss for request " + key + "\",\"fails\":false,\"key\":\"" + key + "\",\"ms\":0,"
@@ -197,13 +201,7 @@ class ConfirmJudgeEndToEndTest {
         JudgeSettings settings = JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withQuestions(1)
                 .withSecond(SecondQuestion.PROPOSED, false);
         answer("confirmed", 0.15);
-        try (LiveHost host = LiveHost.start(config(settings, new ReplayOracle(cache())))) {
-            upToTheYes(host);
-            assertEquals("{\"order_id\":\"#W61a\",\"status\":\"cancelled\"}",
-                    LiveHost.text(host.call(7, "cancel_pending_order", CANCEL)));
-            host.closeInput();
-            assertEquals(0, host.exitStatus());
-        }
+        assertEquals(CANCELLED, cancelAfterTheYes(config(settings, new ReplayOracle(cache()))));
         assertEquals(List.of("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":true,"
                 + "\"fails\":false,\"key\":\"" + question("confirmed").key() + "\",\"ms\":0,\"proposal_check\":[],"
                 + "\"second_key\":\"" + question("proposed").key() + "\",\"skipped\":\"the session's question budget is"
@@ -216,15 +214,10 @@ class ConfirmJudgeEndToEndTest {
         answer("confirmed", 0.9);
         answer("proposed", 0.2);
         JudgeSettings settings = JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.PROPOSED, false);
-        try (LiveHost host = LiveHost.start(config(settings, new ReplayOracle(cache())))) {
-            upToTheYes(host);
-            assertEquals("Refused by the policy check, so cancel_pending_order was not run and nothing changed: the"
-                    + " customer has not explicitly agreed to this exact change (confirmation judge: p_yes 0.90, p_second"
-                    + " 0.20); describe the change and ask the customer to confirm it first.",
-                    LiveHost.text(host.call(7, "cancel_pending_order", CANCEL)));
-            host.closeInput();
-            assertEquals(0, host.exitStatus());
-        }
+        assertEquals("Refused by the policy check, so cancel_pending_order was not run and nothing changed: the"
+                + " customer has not explicitly agreed to this exact change (confirmation judge: p_yes 0.90, p_second"
+                + " 0.20); describe the change and ask the customer to confirm it first.",
+                cancelAfterTheYes(config(settings, new ReplayOracle(cache()))));
         assertEquals(List.of("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":true,"
                 + "\"fails\":true,\"key\":\"" + question("confirmed").key() + "\",\"ms\":0,\"p_second\":0.2,\"p_yes\":0.9,"
                 + "\"proposal_check\":[],\"second_key\":\"" + question("proposed").key() + "\",\"tool\":"
@@ -237,13 +230,7 @@ class ConfirmJudgeEndToEndTest {
         answer("confirmed", 0.9);
         answer("described", 0.1);
         JudgeSettings settings = JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.DESCRIBED, true);
-        try (LiveHost host = LiveHost.start(config(settings, new ReplayOracle(cache())))) {
-            upToTheYes(host);
-            assertEquals("{\"order_id\":\"#W61a\",\"status\":\"cancelled\"}",
-                    LiveHost.text(host.call(7, "cancel_pending_order", CANCEL)));
-            host.closeInput();
-            assertEquals(0, host.exitStatus());
-        }
+        assertEquals(CANCELLED, cancelAfterTheYes(config(settings, new ReplayOracle(cache()))));
         assertEquals(List.of("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":true,"
                 + "\"fails\":false,\"key\":\"" + question("confirmed").key() + "\",\"ms\":0,\"p_second\":0.1,\"p_yes\":0.9,"
                 + "\"proposal_check\":[],\"second_key\":\"" + question("described").key() + "\",\"second_shadow\":true,"
@@ -254,18 +241,13 @@ class ConfirmJudgeEndToEndTest {
     @Test
     void theJudgeChecksEachCallOfAStrettoCommitAndARefusalStopsIt() throws Exception {
         answer("confirmed", 0.15);
-        try (LiveHost host = LiveHost.start(config(JudgeSettings.of(JudgeSettings.Mode.ENFORCE),
-                new ReplayOracle(cache()), null, true))) {
-            upToTheYes(host);
-            JsonNode answer = host.call(7, "stretto_commit", "{\"calls\":[{\"name\":\"cancel_pending_order\",\"arguments\":"
-                    + CANCEL + "}]}");
-            assertEquals("cancel_pending_order " + CANCEL + " was refused by the policy check: the customer has not"
-                    + " explicitly agreed to this exact change (confirmation judge: p_yes 0.15); describe the change and"
-                    + " ask the customer to confirm it first", LiveHost.text(answer));
-            assertTrue(answer.path("result").path("isError").asBoolean());
-            host.closeInput();
-            assertEquals(0, host.exitStatus());
-        }
+        JsonNode answer = cancelAfterTheYes(config(JudgeSettings.of(JudgeSettings.Mode.ENFORCE),
+                new ReplayOracle(cache()), null, true), "stretto_commit", "{\"calls\":[{\"name\":\"cancel_pending_order\","
+                + "\"arguments\":" + CANCEL + "}]}");
+        assertEquals("cancel_pending_order " + CANCEL + " was refused by the policy check: the customer has not"
+                + " explicitly agreed to this exact change (confirmation judge: p_yes 0.15); describe the change and"
+                + " ask the customer to confirm it first", LiveHost.text(answer));
+        assertTrue(answer.path("result").path("isError").asBoolean());
         List<String> lines = confirmLines();
         assertEquals(1, lines.size());
         assertTrue(lines.getFirst().contains("\"enforced\":true,\"fails\":true,"), lines.getFirst());
@@ -283,12 +265,7 @@ class ConfirmJudgeEndToEndTest {
                         .judge(new ConfirmJudge(JudgeSettings.of(JudgeSettings.Mode.LOG), new MockOracle(), confirmLog))
                         .build())
                 .build();
-        try (LiveHost host = LiveHost.start(config)) {
-            upToTheYes(host);
-            host.call(7, "cancel_pending_order", CANCEL);
-            host.closeInput();
-            assertEquals(0, host.exitStatus());
-        }
+        assertEquals(CANCELLED, cancelAfterTheYes(config));
         List<String> lines = Files.readAllLines(confirmLog);
         assertEquals(2, lines.size(), lines.toString());
         assertEquals("{\"earlier\":true}", lines.getFirst());
