@@ -2,12 +2,13 @@ package dev.stretto.proxy;
 
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.judge.ConfirmLogFile;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.record.Retention;
 import dev.stretto.proxy.record.SessionId;
 import dev.stretto.proxy.record.SessionLogFile;
-import dev.stretto.proxy.record.SideLog;
 import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.session.Session;
 import dev.stretto.proxy.http.HttpUpstream;
@@ -17,7 +18,6 @@ import dev.stretto.trace.log.LogHeader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.function.Function;
@@ -76,14 +76,17 @@ public final class Proxy {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         String sessionId = SessionId.of(started, ProcessHandle.current().pid());
-        // Active mode: --context and --confirm-log name files in the host's world, as --record does.
+        // Active mode: --context names a file in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
-                : config.active().withContext(hostPath(config.active().context(), config.host().home(), "context file",
-                        "file"));
+                : config.active().withContext(hostPath(config.host(), config.active().context(), "context file", "file"));
+        // Flows: --flow-log names a file in the host's world too, and so does --confirm-log.
+        if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() != null) {
+            activeMode = activeMode.withFlow(activeMode.flow().withLog(hostPath(config.host(), activeMode.flow().log(),
+                    "flow log", "file")));
+        }
         if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() != null) {
-            Path confirmLog = hostPath(activeMode.judge().log(), config.host().home(), "confirm log", "file");
-            checkWritableFile(confirmLog, "confirm log");
-            activeMode = activeMode.withJudge(activeMode.judge().withLog(confirmLog));
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(hostPath(config.host(),
+                    activeMode.judge().log(), "confirm log", "file")));
         }
 
         Function<String, LogHeader> headerOf = id -> LogHeader.of(id, started.toEpochMilli(),
@@ -92,7 +95,7 @@ public final class Proxy {
         SessionLogFile logFile = null;
         LogWriter logWriter = null;
         if (config.recordDir() != null) {
-            Path dir = hostPath(config.recordDir(), config.host().home(), "record directory", "directory");
+            Path dir = hostPath(config.host(), config.recordDir(), "record directory", "directory");
             Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
             try {
@@ -118,15 +121,22 @@ public final class Proxy {
             }
         }
 
+        // Flows: without --flow-log, the flow log goes next to the session log (none unrecorded);
+        // the judge's confirm log likewise.
+        if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() == null && logFile != null) {
+            activeMode = activeMode.withFlow(activeMode.flow().withLog(FlowLogFile.besideSessionLog(logFile.path())));
+        }
+        if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() == null && logFile != null) {
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(ConfirmLogFile.besideSessionLog(logFile.path())));
+        }
+
         Upstream upstream = upstreamFor(config);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
-        SideLog confirmLog = confirmLog(activeMode, logFile);
         // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
         ActiveSession active = activeMode == null ? null
-                : new ActiveSession(activeMode, headerOf.apply(sessionId), System::nanoTime, startNanos,
-                        confirmLog == null ? line -> { } : confirmLog::append);
-        try (HostInput input = HostInput.start(hostIn, name + "-stdin"); confirmLog) {
+                : new ActiveSession(activeMode, headerOf.apply(sessionId), System::nanoTime, startNanos);
+        try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
             Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
                     config.shutdown().hostStall(), active);
             try {
@@ -139,40 +149,6 @@ public final class Proxy {
                         ? e.getMessage() : "cannot start the server: " + Retention.describe(e);
                 throw new ProxyStartException(message, e);
             }
-        }
-    }
-
-    /**
-     * The confirmation judge's log: the file the configuration names, else
-     * {@code <session>.confirm.jsonl} next to the session log; null without a judge, or
-     * without either.
-     */
-    private static SideLog confirmLog(ActiveMode activeMode, SessionLogFile logFile) {
-        if (activeMode == null || activeMode.judge() == null) {
-            return null;
-        }
-        Path file = activeMode.judge().log();
-        if (file == null && logFile != null) {
-            file = SideLog.besideSessionLog(logFile.path(), ".confirm.jsonl");
-        }
-        return file == null ? null : new SideLog(file, "confirm log");
-    }
-
-    /**
-     * Checks, before the session starts, that a file the proxy will append to can be: its
-     * directory exists, and the file, if it is there, is a regular file. (Whether it may be
-     * written shows when the first line is.)
-     *
-     * @throws ProxyStartException when it cannot be
-     */
-    private static void checkWritableFile(Path file, String what) throws ProxyStartException {
-        Path dir = file.getParent();
-        if (dir != null && !Files.isDirectory(dir)) {
-            throw new ProxyStartException("cannot write the " + what + " " + file + ": its directory " + dir
-                    + (Files.exists(dir) ? " is not a directory" : " does not exist"), null);
-        }
-        if (Files.exists(file) && !Files.isRegularFile(file)) {
-            throw new ProxyStartException("cannot write the " + what + " " + file + ": it is not a regular file", null);
         }
     }
 
@@ -193,49 +169,16 @@ public final class Proxy {
     }
 
     /**
-     * A path the host gave (the record directory, the context file): a leading {@code ~}
-     * expanded, made absolute so messages name it in full. Hosts start the proxy without a
-     * shell, in a directory nobody chose.
+     * A path the host gave (the record directory, the context file, the flow log): see {@link
+     * HostEnvironment#resolve}.
      *
-     * @param what what the path is, for messages ({@code "record directory"})
-     * @param kind {@code "directory"} or {@code "file"}, for messages
      * @throws ProxyStartException for {@code ~user}, or a {@code ~} with no home known
      */
-    static Path hostPath(Path path, Path home, String what, String kind) throws ProxyStartException {
-        if (startsWithOtherUsersHome(path)) {
-            throw new ProxyStartException("cannot use the " + what + " " + path + ": only a leading ~ on its own (the"
-                    + " home directory) is expanded, not ~user; give the " + kind + "'s full path", null);
+    static Path hostPath(HostEnvironment host, Path path, String what, String kind) throws ProxyStartException {
+        try {
+            return host.resolve(path, what, kind);
+        } catch (IllegalArgumentException e) {
+            throw new ProxyStartException(e.getMessage(), null);
         }
-        Path expanded = expandHome(path, home);
-        if (startsWithTilde(expanded)) {
-            throw new ProxyStartException("cannot expand ~ in the " + what + " " + path
-                    + ": the home directory is not known (HOME is not set)", null);
-        }
-        return expanded.toAbsolutePath();
-    }
-
-    /**
-     * {@code dir} with a leading {@code ~} replaced by {@code home}: hosts start servers
-     * without a shell, so nothing else expands it. A {@code ~} with no home known is kept.
-     */
-    static Path expandHome(Path dir, Path home) {
-        if (home == null || !startsWithTilde(dir)) {
-            return dir;
-        }
-        return dir.getNameCount() == 1 ? home : home.resolve(dir.subpath(1, dir.getNameCount()));
-    }
-
-    // ~user would need the user database; taken literally it would make a directory named
-    // "~user" in whatever directory the host started the proxy in.
-    private static boolean startsWithOtherUsersHome(Path dir) {
-        if (dir.isAbsolute() || dir.getNameCount() == 0) {
-            return false;
-        }
-        String first = dir.getName(0).toString();
-        return first.length() > 1 && first.startsWith("~");
-    }
-
-    private static boolean startsWithTilde(Path dir) {
-        return !dir.isAbsolute() && dir.getNameCount() > 0 && dir.getName(0).toString().equals("~");
     }
 }

@@ -4,7 +4,6 @@ import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.judge.ConfirmLogFile;
-import dev.stretto.proxy.record.SideLog;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
 import dev.stretto.trace.log.SessionLog;
@@ -311,7 +310,7 @@ public final class Stretto {
      * is named on stderr and the session is shown without them.
      */
     private static JudgedCalls judgedCalls(Path log, Timeline timeline, PrintStream err) {
-        Path confirmLog = SideLog.besideSessionLog(log, ".confirm.jsonl");
+        Path confirmLog = ConfirmLogFile.besideSessionLog(log);
         if (confirmLog.equals(log) || !Files.isRegularFile(confirmLog)) {
             return JudgedCalls.NONE;
         }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -81,18 +80,15 @@ public final class ActiveSession {
      * @param header     the session log's header (names the session's episode)
      * @param ticker     the clock, in nanoseconds ({@code System::nanoTime})
      * @param startNanos the clock's reading when the session started: {@code t_ms} counts from it
-     * @param confirmLog where the confirmation judge's lines go, one judgment each, without a
-     *                   newline, on the actor's thread (a {@code SideLog}'s append; unused without a judge)
      */
-    public ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos,
-                         Consumer<String> confirmLog) {
-        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode, confirmLog, ticker),
-                AnswerHook.NONE);
+    public ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos) {
+        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode, ticker),
+                hookOf(mode, header, ticker));
     }
 
     /**
      * @param checks     what every call of the agent passes before it is sent (the guards, then the judge)
-     * @param answerHook where answers to the agent's calls may be held (later a flow run)
+     * @param answerHook where answers to the agent's calls may be held (a flow's runs)
      */
     ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos,
                   Duration requestTimeout, List<CallCheck> checks, AnswerHook answerHook) {
@@ -112,16 +108,28 @@ public final class ActiveSession {
      * The checks {@code mode} asks for, in order: the policy guards, then the confirmation
      * judge, which judges only what the guards let through.
      */
-    static List<CallCheck> checksOf(ActiveMode mode, Consumer<String> confirmLog, LongSupplier ticker) {
+    static List<CallCheck> checksOf(ActiveMode mode, LongSupplier ticker) {
         List<CallCheck> checks = new ArrayList<>();
         if (mode.guards() != null) {
             checks.add(new GuardCheck(mode.guards()));
         }
         ConfirmJudge j = mode.judge();
         if (j != null) {
-            checks.add(new JudgeCheck(mode.guards(), new Judge(j.settings()), j.oracle(), confirmLog, ticker));
+            checks.add(new JudgeCheck(mode.guards(), new Judge(j.settings()), mode.oracle(),
+                    j.log() == null ? null : new SideLogWriter(j.log(), "confirm log"), ticker));
         }
         return checks;
+    }
+
+    /**
+     * Where {@code mode} holds the agent's answers: the flow it serves, if any, which starts
+     * here (and says so on stderr), with its flow log at the path the mode names.
+     */
+    static AnswerHook hookOf(ActiveMode mode, LogHeader header, LongSupplier ticker) {
+        if (mode.flow() == null) {
+            return AnswerHook.NONE;
+        }
+        return FlowHook.start(mode.flow(), mode.oracle(), header.session(), () -> ticker.getAsLong() / 1_000_000);
     }
 
     private void wake() {
@@ -208,7 +216,7 @@ public final class ActiveSession {
      * the actor has seen when it takes the question. For tests.
      */
     CompletableFuture<Episode> episode() {
-        return ask(Actor::episode);
+        return ask(Actor::episodeSoFar);
     }
 
     /** Asks the actor {@code question} on its own thread, after what it has taken so far. For tests. */

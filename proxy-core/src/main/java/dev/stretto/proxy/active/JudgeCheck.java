@@ -34,7 +34,7 @@ final class JudgeCheck implements CallCheck {
     private final Guards guards;
     private final Judge judge;
     private final Oracle oracle;
-    private final Consumer<String> confirmLog;
+    private final SideLogWriter confirmLog;
     private final LongSupplier ticker;
     // Actor thread only.
     private boolean budgetReported;
@@ -43,10 +43,10 @@ final class JudgeCheck implements CallCheck {
      * @param guards     the session's guards: their {@code .confirmed} rule says which calls are judged
      * @param judge      the session's judge
      * @param oracle     answers the questions, in forks
-     * @param confirmLog where each judgment's line goes
+     * @param confirmLog where each judgment's line goes, or null for nowhere
      * @param ticker     the actor's clock, in nanoseconds, for how long a call waited
      */
-    JudgeCheck(Guards guards, Judge judge, Oracle oracle, Consumer<String> confirmLog, LongSupplier ticker) {
+    JudgeCheck(Guards guards, Judge judge, Oracle oracle, SideLogWriter confirmLog, LongSupplier ticker) {
         this.guards = guards;
         this.judge = judge;
         this.oracle = oracle;
@@ -96,7 +96,9 @@ final class JudgeCheck implements CallCheck {
 
     private void conclude(Consultation consultation, List<Reply> replies, long start, Consumer<Outcome> then) {
         Judgment j = judge.conclude(consultation, replies, Math.max(0, (ticker.getAsLong() - start) / 1_000_000));
-        confirmLog.accept(j.logLine());
+        if (confirmLog != null) {
+            confirmLog.write(j.logLine());
+        }
         String tool = consultation.tool();
         if (j.error() != null) {
             Logger.warn("the confirmation judge could not answer on {}: {}", tool, j.error());
@@ -111,6 +113,13 @@ final class JudgeCheck implements CallCheck {
                     twoDecimals(j.pYes()), j.pSecond() == null ? "" : ", p_second " + twoDecimals(j.pSecond()));
         }
         then.accept(j.refuses() ? new Refused(j.refusalReason(), j.refusal()) : new Allowed());
+    }
+
+    @Override
+    public void close() {
+        if (confirmLog != null) {
+            confirmLog.close();
+        }
     }
 
     private static String twoDecimals(Double p) {

@@ -33,6 +33,17 @@ public final class JsonLines {
     }
 
     /**
+     * Where a file of the session logged at {@code sessionLog} goes by default: beside it, its
+     * name with the {@code .jsonl} extension replaced by {@code extension} ({@code .flow.jsonl}
+     * makes {@code <session>.flow.jsonl}).
+     */
+    public static Path besideSessionLog(Path sessionLog, String extension) {
+        String name = sessionLog.getFileName().toString();
+        String base = name.endsWith(".jsonl") ? name.substring(0, name.length() - ".jsonl".length()) : name;
+        return sessionLog.resolveSibling(base + extension);
+    }
+
+    /**
      * A file's text.
      *
      * @param what what the file should be, for the message when it is not text ({@code "flow log"})

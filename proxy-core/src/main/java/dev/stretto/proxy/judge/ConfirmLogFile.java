@@ -70,6 +70,15 @@ public record ConfirmLogFile(List<Judged> judgments) {
         }
     }
 
+    /**
+     * The confirm log that belongs next to the session log {@code sessionLog}: its name with
+     * {@code .jsonl} replaced by {@code .confirm.jsonl} ({@code <session>.confirm.jsonl}),
+     * where the proxy writes it by default and {@code stretto show} looks for it.
+     */
+    public static Path besideSessionLog(Path sessionLog) {
+        return JsonLines.besideSessionLog(sessionLog, ".confirm.jsonl");
+    }
+
     /** Reads a confirm log file. */
     public static ConfirmLogFile read(Path file) throws IOException {
         return parse(JsonLines.text(file, "confirm log"), file.toString());

@@ -3,13 +3,10 @@ package dev.stretto.proxy.active;
 import static dev.stretto.proxy.active.RetailGuardsEndToEndTest.withId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
-import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.judge.ConfirmQuestions;
@@ -29,12 +26,11 @@ import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +73,7 @@ class ConfirmJudgeEndToEndTest {
         return ProxyConfig.builder(Demo.retail()).record(logs()).domain("retail")
                 .shutdown(new ShutdownTimings(Duration.ofSeconds(5), Duration.ofSeconds(2)))
                 .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).context(chat())
-                        .commit(commit).judge(new ConfirmJudge(settings, oracle, confirmLog)).build())
+                        .commit(commit).oracle(oracle).judge(new ConfirmJudge(settings, confirmLog)).build())
                 .build();
     }
 
@@ -262,8 +258,8 @@ class ConfirmJudgeEndToEndTest {
         ProxyConfig config = ProxyConfig.builder(Demo.retail()).domain("retail")
                 .shutdown(new ShutdownTimings(Duration.ofSeconds(5), Duration.ofSeconds(2)))
                 .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).context(chat())
-                        .judge(new ConfirmJudge(JudgeSettings.of(JudgeSettings.Mode.LOG), new MockOracle(), confirmLog))
-                        .build())
+                        .oracle(new MockOracle()).judge(new ConfirmJudge(JudgeSettings.of(JudgeSettings.Mode.LOG),
+                                confirmLog)).build())
                 .build();
         assertEquals(CANCELLED, cancelAfterTheYes(config));
         List<String> lines = Files.readAllLines(confirmLog);
@@ -274,12 +270,12 @@ class ConfirmJudgeEndToEndTest {
     }
 
     @Test
-    void aConfirmLogInADirectoryThatDoesNotExistStopsTheSessionFromStarting() {
-        Path confirmLog = tmp.resolve("no-such-dir").resolve("judged.jsonl");
-        ProxyConfig config = config(JudgeSettings.of(JudgeSettings.Mode.LOG), new MockOracle(), confirmLog, false);
-        ProxyStartException e = assertThrows(ProxyStartException.class, () -> Proxy.run(config,
-                new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream()));
-        assertEquals("cannot write the confirm log " + confirmLog + ": its directory " + confirmLog.getParent()
-                + " does not exist", e.getMessage());
+    void aConfirmLogInADirectoryNotMadeYetIsMadeWithItForItsOwnerOnly() throws Exception {
+        Path confirmLog = tmp.resolve("judged").resolve("confirm.jsonl");
+        assertEquals(CANCELLED, cancelAfterTheYes(config(JudgeSettings.of(JudgeSettings.Mode.LOG), new MockOracle(),
+                confirmLog, false)));
+        assertEquals(1, Files.readAllLines(confirmLog).size());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(confirmLog)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(confirmLog.getParent())));
     }
 }

@@ -39,12 +39,16 @@ class JudgeCheckTest {
     @TempDir
     Path tmp;
 
-    private final List<String> confirmLines = new CopyOnWriteArrayList<>();
-
     private ActorHarness harness(JudgeSettings settings, Oracle oracle) {
-        ActiveMode mode = ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow())
-                .context(tmp.resolve("chat.jsonl")).judge(new ConfirmJudge(settings, oracle, null)).build();
-        return new ActorHarness(mode, ActiveSession.checksOf(mode, confirmLines::add, System::nanoTime), AnswerHook.NONE);
+        return new ActorHarness(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow())
+                .context(tmp.resolve("chat.jsonl")).oracle(oracle)
+                .judge(new ConfirmJudge(settings, tmp.resolve("confirm.jsonl"))).build());
+    }
+
+    /** The confirm log's lines so far (each is written before the judged call goes on or is refused). */
+    private List<String> confirmLines() throws Exception {
+        Path log = tmp.resolve("confirm.jsonl");
+        return Files.exists(log) ? Files.readAllLines(log, StandardCharsets.UTF_8) : List.of();
     }
 
     private void say(String role, String content) throws Exception {
@@ -92,8 +96,8 @@ class JudgeCheckTest {
             h.host.send(callLine(4, "modify_pending_order_payment", args));
             assertEquals(callLine(4, "modify_pending_order_payment", args), h.server.next(),
                     "logged only: the check refuses nothing");
-            assertEquals(1, confirmLines.size());
-            String line = ConfirmJudgeEndToEndTest.withoutMs(confirmLines.getFirst());
+            assertEquals(1, confirmLines().size());
+            String line = ConfirmJudgeEndToEndTest.withoutMs(confirmLines().getFirst());
             assertTrue(line.contains(",\"proposal_check\":[{\"argument\":\"payment_method_id\",\"value\":"
                     + "\"credit_card_1920\"}],"), line);
             assertTrue(line.contains("\"fails\":false,") && line.contains("\"word_list\":true}"), line);
@@ -108,7 +112,7 @@ class JudgeCheckTest {
             String args = "{\"order_id\":\"#W1a\",\"payment_method_id\":\"credit_card_4196779\"}";
             h.host.send(callLine(4, "modify_pending_order_payment", args));
             h.server.next();
-            assertTrue(confirmLines.getFirst().contains(",\"proposal_check\":[],"), confirmLines.getFirst());
+            assertTrue(confirmLines().getFirst().contains(",\"proposal_check\":[],"), confirmLines().getFirst());
         }
     }
 
@@ -119,7 +123,7 @@ class JudgeCheckTest {
             lookUp(h, 1, "find_user_id_by_email", "{\"email\":\"c1@example.com\"}", "user_1");
             h.host.send(callLine(2, "cancel_pending_order", "{\"order_id\":\"#W1a\",\"reason\":\"ordered by mistake\"}"));
             assertTrue(LiveHost.text(h.host.response(2)).endsWith("(policy check retail.status_checked)."));
-            assertEquals(List.of(), confirmLines, "the guards refused the write before the judge saw it");
+            assertEquals(List.of(), confirmLines(), "the guards refused the write before the judge saw it");
         }
     }
 
@@ -156,10 +160,10 @@ class JudgeCheckTest {
             assertEquals("user_1", lookUp(h, 5, "find_user_id_by_email", "{\"email\":\"c1@example.com\"}", "user_1"),
                     "another call goes to the server and back while the write waits for its answer");
             assertNull(h.server.poll(0), "the write has not reached the server");
-            assertTrue(confirmLines.isEmpty());
+            assertTrue(confirmLines().isEmpty());
             release.countDown();
             assertTrue(LiveHost.text(h.host.response(4)).contains("(confirmation judge: p_yes 0.10)"));
-            assertFalse(confirmLines.isEmpty());
+            assertEquals(1, confirmLines().size());
             assertTrue(askedOn.getFirst().startsWith("{\"model\":\"jev-latest\",\"state\":{\"agent_said_last\":\"You have"
                     + " a Visa ending 7447"), askedOn.getFirst());
         } finally {

@@ -102,6 +102,15 @@ public record FlowLogFile(List<Run> runs) {
     public record Site(String address, JsonNode value, double logp) {
     }
 
+    /**
+     * The flow log that belongs next to the session log {@code sessionLog}: its name with
+     * {@code .jsonl} replaced by {@code .flow.jsonl} ({@code <session>.flow.jsonl}), where the
+     * proxy writes it by default.
+     */
+    public static Path besideSessionLog(Path sessionLog) {
+        return JsonLines.besideSessionLog(sessionLog, ".flow.jsonl");
+    }
+
     /** Reads a flow log file. */
     public static FlowLogFile read(Path file) throws IOException {
         return parse(JsonLines.text(file, "flow log"), file.toString());
