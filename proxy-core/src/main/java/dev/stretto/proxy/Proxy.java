@@ -4,6 +4,7 @@ import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.judge.ConfirmLogFile;
+import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.record.Retention;
@@ -119,6 +120,15 @@ public final class Proxy {
                         : retention.deleted() + " log files", dir);
                 retention.problems().forEach(Logger::warn);
             }
+        }
+        // --retain-days also prunes the answers of the oracle the session asks (formats 11.1).
+        OracleCache answers = activeMode == null || activeMode.oracle() == null ? null
+                : activeMode.oracle().cacheInUse().orElse(null);
+        if (config.retainDays() != null && answers != null) {
+            Retention.Outcome pruned = answers.prune(config.retainDays(), started);
+            Logger.info("--retain-days {}: deleted {} under {}", config.retainDays(), pruned.deleted() == 1
+                    ? "1 oracle answer" : pruned.deleted() + " oracle answers", answers.directory());
+            pruned.problems().forEach(Logger::warn);
         }
 
         // Flows: without --flow-log, the flow log goes next to the session log (none unrecorded);

@@ -30,8 +30,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -277,5 +279,21 @@ class ConfirmJudgeEndToEndTest {
         assertEquals(1, Files.readAllLines(confirmLog).size());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(confirmLog)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(confirmLog.getParent())));
+    }
+
+    @Test
+    void retainDaysPrunesTheOldAnswersOfTheOracleCacheTheSessionAsks() throws Exception {
+        answer("confirmed", 0.9);
+        String old = "ab" + "0".repeat(62);
+        cache().put(old, Response.of("jev-1.13.0", Map.of("confirmed", new Answer.Noul(0.2)), TokenUsage.NONE));
+        Files.setLastModifiedTime(cache().fileOf(old), FileTime.from(Instant.now().minus(Duration.ofDays(31))));
+        ProxyConfig config = ProxyConfig.builder(Demo.retail()).domain("retail").retainDays(30)
+                .shutdown(new ShutdownTimings(Duration.ofSeconds(5), Duration.ofSeconds(2)))
+                .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).context(chat())
+                        .oracle(new ReplayOracle(cache())).judge(new ConfirmJudge(JudgeSettings.of(
+                                JudgeSettings.Mode.ENFORCE), null)).build())
+                .build();
+        assertEquals(CANCELLED, cancelAfterTheYes(config));
+        assertEquals(List.of(question("confirmed").key()), cache().keys(), "the old answer is gone, the fresh one used");
     }
 }
