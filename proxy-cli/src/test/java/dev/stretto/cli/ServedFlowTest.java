@@ -369,4 +369,37 @@ class ServedFlowTest {
         assertEquals("{\"id\":\"stretto-1\",\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"arguments\":"
                 + "{\"user_id\":\"user_61\"},\"name\":\"get_user_details\"}}", messages(recorded(), Source.PROXY).getFirst());
     }
+
+    @Test
+    void aThresholdTheBindingTakesTheLookupBelowAndASwitchedOffSiteHandBackWithTheirReasons() throws Exception {
+        ProxyReplay.Result high = replay(SERVED + ".jsonl", List.of("--domain", "shop", "--flow", SHOP_FLOW,
+                "--flow-threshold", "0.9"));
+        assertEquals(0, high.status(), high.stderr());
+        assertTrue(flowLog().getFirst().contains("\"reason\":\"get_user_details at 0.99, times 0.88 for its arguments,"
+                + " below 0.9\""), flowLog().getFirst());
+        assertEquals(List.of(), messages(recorded(), Source.PROXY));
+        deleteTree(logs());
+
+        Path off = shopWith("off.flow.json", ",\"thresholds\":{\"find_user_id_by_email\":1.5}", true);
+        ProxyReplay.Result switchedOff = replay(SERVED + ".jsonl", List.of("--domain", "shop", "--flow", off.toString()));
+        assertEquals(0, switchedOff.status(), switchedOff.stderr());
+        assertEquals("{\"action\":\"hand_back\",\"address\":\"decide#0\",\"after\":3,\"binding\":null,\"key\":null,"
+                + "\"ms\":_,\"oracle\":{},\"predicates\":{},\"prob\":null,\"probs\":{},\"reason\":\"the site is switched off\","
+                + "\"site\":\"find_user_id_by_email\"}", withoutMs(flowLog()).getFirst());
+    }
+
+    @Test
+    void theLookupsPerCallCapARunAndFlowLogPutsTheLogWhereItSays() throws Exception {
+        ProxyReplay.Result r = replay(SERVED + ".jsonl", List.of("--domain", "shop", "--flow", SHOP_FLOW,
+                "--flow-per-call", "1", "--flow-log", "~/flows/served.flow.jsonl"));
+        assertEquals(0, r.status(), r.stderr());
+        assertEquals(List.of("stretto-1", "3"), ids(messages(recorded(), Source.PROXY)));
+        List<String> lines = Files.readAllLines(tmp.resolve("flows/served.flow.jsonl"), StandardCharsets.UTF_8);
+        assertEquals("{\"after\":3,\"run\":{\"call\":\"find_user_id_by_email\",\"failed\":false,\"max_lookups\":1,"
+                + "\"sites\":[[\"decide#0\",3,0.0],[\"outcome#0\",true,-0.13353139262452263]],"
+                + "\"surprise\":0.13353139262452263}}", lines.get(1), "the capped decision is not logged");
+        assertEquals(4, lines.size());
+        assertFalse(Files.exists(FlowLogFile.besideSessionLog(SessionLog.logFiles(logs()).getFirst())),
+                "nothing next to the session log");
+    }
 }
