@@ -2,9 +2,8 @@ package dev.stretto.cli;
 
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.http.HeaderSpec;
-import dev.stretto.proxy.judge.JudgeSettings;
-import dev.stretto.proxy.judge.SecondQuestion;
 import dev.stretto.proxy.http.HttpUpstream;
+import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
 import java.nio.file.InvalidPathException;
@@ -32,18 +31,15 @@ final class ProxyArgs {
 
     private static final String UPSTREAM_HEADER = "--upstream-header";
 
-    private static final String JUDGE = "--confirm-judge";
+    /** Who answers the System-One questions of a flow's arbiter and of the judge. */
+    private static final List<String> ORACLE_OPTIONS = List.of("--oracle", "--oracle-cache");
 
-    private static final Set<String> WITH_VALUE = Set.of("--record", "--domain", "--agent-model", "--retain-days",
-            "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", JUDGE,
-            "--confirm-threshold", "--confirm-second", "--confirm-questions", "--confirm-log");
+    // After the lists it is made of.
+    private static final Set<String> WITH_VALUE = withValue();
 
     /** Active mode's switches, which take no value. */
-    private static final Set<String> FLAGS = Set.of("--guards", "--commit", "--confirm-second-shadow");
+    private static final Set<String> FLAGS = Set.of("--guards", "--commit", FlowArgs.SHADOW, JudgeArgs.SHADOW);
 
-    /** The judge's options besides {@code --confirm-judge}, which mean nothing without it. */
-    private static final List<String> JUDGE_OPTIONS = List.of("--confirm-threshold", "--confirm-second",
-            "--confirm-second-shadow", "--confirm-questions", "--confirm-log");
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -74,10 +70,20 @@ final class ProxyArgs {
     private ProxyArgs() {
     }
 
+    private static Set<String> withValue() {
+        Set<String> names = new HashSet<>(Set.of("--record", "--domain", "--agent-model", "--retain-days",
+                "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", FlowArgs.TOOLS));
+        names.addAll(FlowArgs.WITH_VALUE);
+        names.addAll(JudgeArgs.WITH_VALUE);
+        names.addAll(ORACLE_OPTIONS);
+        return Set.copyOf(names);
+    }
+
     static Parsed parse(List<String> args) {
         Map<String, String> values = new HashMap<>();
         Set<String> flags = new HashSet<>();
         List<String> headerArgs = new ArrayList<>();
+        List<String> flowTools = new ArrayList<>();
         int i = 0;
         while (i < args.size()) {
             String arg = args.get(i);
@@ -135,6 +141,8 @@ final class ProxyArgs {
             }
             if (name.equals(UPSTREAM_HEADER)) {
                 headerArgs.add(value);
+            } else if (name.equals(FlowArgs.TOOLS)) {
+                flowTools.add(value);
             } else if (values.putIfAbsent(name, value) != null) {
                 return new Invalid(name + " is given more than once");
             }
@@ -228,23 +236,19 @@ final class ProxyArgs {
                         + values.get("--log-level") + "'");
             }
         }
-        ProxyOptions.Judge judge = null;
-        if (values.containsKey(JUDGE)) {
-            try {
-                judge = judge(values, flags);
-            } catch (IllegalArgumentException e) {
-                return new Invalid(e.getMessage());
-            }
-        } else {
-            for (String option : JUDGE_OPTIONS) {
-                if (values.containsKey(option) || flags.contains(option)) {
-                    return new Invalid(option + " is an option of the confirmation judge; give --confirm-judge log|enforce"
-                            + " too");
-                }
-            }
+        ProxyOptions.FlowChoice flow;
+        ProxyOptions.Judge judge;
+        ProxyOptions.OracleChoice oracle;
+        try {
+            flow = FlowArgs.parse(values, flags.contains(FlowArgs.SHADOW), flowTools);
+            judge = JudgeArgs.parse(values, flags);
+            oracle = oracle(values, flow != null || judge != null);
+        } catch (IllegalArgumentException e) {
+            return new Invalid(e.getMessage());
         }
         ProxyOptions.Active active = null;
-        if (!flags.isEmpty() || values.containsKey("--context") || judge != null) {
+        if (flags.contains("--guards") || flags.contains("--commit") || values.containsKey("--context") || flow != null
+                || judge != null) {
             String domain = values.get("--domain");
             if (flags.contains("--guards") && domain == null) {
                 return new Invalid("--guards needs --domain (" + Guards.domainNames() + ")");
@@ -261,83 +265,40 @@ final class ProxyArgs {
                 }
             }
             if (judge != null && !flags.contains("--guards")) {
-                return new Invalid(JUDGE + " needs --guards: it judges the writes the guards check for the customer's"
-                        + " confirmation");
+                return new Invalid(JudgeArgs.JUDGE + " needs --guards: it judges the writes the guards check for the"
+                        + " customer's confirmation");
             }
             if (judge != null && context == null) {
-                return new Invalid(JUDGE + " needs --context FILE: it judges the customer's reply, which only the"
-                        + " conversation holds");
+                return new Invalid(JudgeArgs.JUDGE + " needs --context FILE: it judges the customer's reply, which only"
+                        + " the conversation holds");
             }
-            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, judge);
+            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, flow, judge,
+                    oracle);
         }
         return new Run(new ProxyOptions(record, values.get("--domain"), values.get("--agent-model"), retainDays,
                 level, shutdownGrace, server, active));
     }
 
     /**
-     * The judge's options, {@code --confirm-judge} given.
+     * {@code --oracle} and {@code --oracle-cache}: for a served flow or the judge ({@code
+     * used}); null when neither is.
      *
-     * @throws IllegalArgumentException with the usage error's message
+     * @throws IllegalArgumentException with the usage error
      */
-    private static ProxyOptions.Judge judge(Map<String, String> values, Set<String> flags) {
-        JudgeSettings.Mode mode = switch (values.get(JUDGE)) {
-            case "log" -> JudgeSettings.Mode.LOG;
-            case "enforce" -> JudgeSettings.Mode.ENFORCE;
-            default -> throw new IllegalArgumentException(JUDGE + " takes log or enforce, not '" + values.get(JUDGE)
-                    + "'");
-        };
-        JudgeSettings settings = JudgeSettings.of(mode);
-        String threshold = values.get("--confirm-threshold");
-        if (threshold != null) {
-            double t;
-            try {
-                t = Double.parseDouble(threshold);
-            } catch (NumberFormatException e) {
-                t = Double.NaN;
+    private static ProxyOptions.OracleChoice oracle(Map<String, String> values, boolean used) {
+        if (!used) {
+            for (String option : ORACLE_OPTIONS) {
+                if (values.containsKey(option)) {
+                    throw new IllegalArgumentException(option + " is for a served flow or the confirmation judge; give"
+                            + " --flow FILE or --confirm-judge too");
+                }
             }
-            if (!(t >= 0 && t <= 1) || !threshold.matches("[0-9.eE+-]+")) {
-                throw new IllegalArgumentException("--confirm-threshold needs a probability from 0 to 1 (e.g. 0.5), not '"
-                        + threshold + "'");
-            }
-            settings = settings.withThreshold(t);
+            return null;
         }
-        String second = values.get("--confirm-second");
-        boolean shadow = flags.contains("--confirm-second-shadow");
-        if (second != null) {
-            SecondQuestion question = switch (second) {
-                case "proposed" -> SecondQuestion.PROPOSED;
-                case "described" -> SecondQuestion.DESCRIBED;
-                default -> throw new IllegalArgumentException("--confirm-second takes proposed or described, not '"
-                        + second + "'");
-            };
-            settings = settings.withSecond(question, shadow);
-        } else if (shadow) {
-            throw new IllegalArgumentException("--confirm-second-shadow makes the second question a shadow; give"
-                    + " --confirm-second proposed|described too");
-        }
-        String questions = values.get("--confirm-questions");
-        if (questions != null) {
-            int n;
-            try {
-                n = Integer.parseInt(questions);
-            } catch (NumberFormatException e) {
-                n = -1;
-            }
-            if (n < 0) {
-                throw new IllegalArgumentException("--confirm-questions needs a whole number of questions (0 or more),"
-                        + " not '" + questions + "'");
-            }
-            settings = settings.withQuestions(n);
-        }
-        Path log = null;
-        if (values.containsKey("--confirm-log")) {
-            try {
-                log = Path.of(values.get("--confirm-log"));
-            } catch (InvalidPathException e) {
-                throw new IllegalArgumentException("--confirm-log: not a usable path: " + values.get("--confirm-log"));
-            }
-        }
-        return new ProxyOptions.Judge(settings, log);
+        String mode = values.getOrDefault("--oracle", "jev");
+        Oracle.Mode named = Oracle.Mode.named(mode).orElseThrow(() ->
+                new IllegalArgumentException("--oracle takes jev, replay or mock, not '" + mode + "'"));
+        return new ProxyOptions.OracleChoice(named, FlowArgs.path(values, "--oracle-cache"));
     }
 
     /** Seconds, whole or decimal, from 0 to a day, to the millisecond; null when not that. */
