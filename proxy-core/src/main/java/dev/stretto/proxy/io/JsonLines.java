@@ -8,7 +8,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,13 +19,16 @@ import java.util.List;
  */
 public final class JsonLines {
 
-    /**
-     * One line's JSON.
-     *
-     * @param number the line's 1-based number, for messages
-     * @param node   its JSON
-     */
-    public record Numbered(int number, JsonNode node) {
+    /** What a reader does with each line's JSON. */
+    @FunctionalInterface
+    public interface LineReader {
+
+        /**
+         * Takes one line.
+         *
+         * @throws IllegalArgumentException saying what is wrong with the line
+         */
+        void line(JsonNode node);
     }
 
     private JsonLines() {
@@ -58,29 +60,34 @@ public final class JsonLines {
     }
 
     /**
-     * The lines of {@code text} as JSON.
+     * Hands each line of {@code text}, as JSON, to {@code reader}, in order.
      *
      * @param name the file's name, for messages
-     * @throws LogFormatException for a line that is not JSON
+     * @throws LogFormatException for the first line that is not JSON or that {@code reader}
+     *                            rejects, naming the file and the line
      */
-    public static List<Numbered> parse(String text, String name) throws LogFormatException {
-        List<Numbered> out = new ArrayList<>();
+    public static void read(String text, String name, LineReader reader) throws LogFormatException {
         List<String> lines = text.lines().toList();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
                 continue;
             }
+            JsonNode node;
             try {
-                out.add(new Numbered(i + 1, CanonicalJson.parse(line)));
+                node = CanonicalJson.parse(line);
             } catch (IllegalArgumentException e) {
                 if (i == lines.size() - 1 && !text.endsWith("\n")) {
-                    break;
+                    return;
                 }
                 throw new LogFormatException(name, i + 1, "not JSON (" + e.getMessage() + ")");
             }
+            try {
+                reader.line(node);
+            } catch (IllegalArgumentException e) {
+                throw new LogFormatException(name, i + 1, e.getMessage());
+            }
         }
-        return out;
     }
 
     /**

@@ -92,13 +92,7 @@ public record ConfirmLogFile(List<Judged> judgments) {
      */
     public static ConfirmLogFile parse(String text, String name) throws LogFormatException {
         List<Judged> judgments = new ArrayList<>();
-        for (JsonLines.Numbered line : JsonLines.parse(text, name)) {
-            try {
-                judgments.add(judged(line.node()));
-            } catch (IllegalArgumentException e) {
-                throw new LogFormatException(name, line.number(), e.getMessage());
-            }
-        }
+        JsonLines.read(text, name, node -> judgments.add(judged(node)));
         return new ConfirmLogFile(judgments);
     }
 

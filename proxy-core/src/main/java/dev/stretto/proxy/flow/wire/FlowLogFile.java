@@ -123,34 +123,40 @@ public record FlowLogFile(List<Run> runs) {
      * @throws LogFormatException for a line that is not a flow log line
      */
     public static FlowLogFile parse(String text, String name) throws LogFormatException {
-        List<Run> runs = new ArrayList<>();
-        JsonNode after = null;
-        List<Decided> decisions = new ArrayList<>();
-        for (JsonLines.Numbered line : JsonLines.parse(text, name)) {
-            JsonNode node = line.node();
-            try {
-                JsonNode lineAfter = required(node, "after");
-                if (after != null && !after.equals(lineAfter)) {
-                    runs.add(new Run(after, decisions, null));
-                    decisions = new ArrayList<>();
-                    after = null;
-                }
-                if (node.has("run")) {
-                    runs.add(new Run(lineAfter, decisions, runLine(node.get("run"))));
-                    decisions = new ArrayList<>();
-                    after = null;
-                } else {
-                    decisions.add(decision(node));
-                    after = lineAfter;
-                }
-            } catch (IllegalArgumentException e) {
-                throw new LogFormatException(name, line.number(), e.getMessage());
+        Runs runs = new Runs();
+        JsonLines.read(text, name, runs::line);
+        return new FlowLogFile(runs.end());
+    }
+
+    /** The runs as the lines come: decisions gather until their run line, or another call's line. */
+    private static final class Runs {
+        private final List<Run> runs = new ArrayList<>();
+        private JsonNode after;
+        private List<Decided> decisions = new ArrayList<>();
+
+        void line(JsonNode node) {
+            JsonNode lineAfter = required(node, "after");
+            if (after != null && !after.equals(lineAfter)) {
+                runs.add(new Run(after, decisions, null));
+                decisions = new ArrayList<>();
+                after = null;
+            }
+            if (node.has("run")) {
+                runs.add(new Run(lineAfter, decisions, runLine(node.get("run"))));
+                decisions = new ArrayList<>();
+                after = null;
+            } else {
+                decisions.add(decision(node));
+                after = lineAfter;
             }
         }
-        if (after != null) {
-            runs.add(new Run(after, decisions, null));
+
+        List<Run> end() {
+            if (after != null) {
+                runs.add(new Run(after, decisions, null));
+            }
+            return runs;
         }
-        return new FlowLogFile(runs);
     }
 
     private static Decided decision(JsonNode n) {
