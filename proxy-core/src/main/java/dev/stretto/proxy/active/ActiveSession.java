@@ -183,6 +183,9 @@ public final class ActiveSession {
         actor = new Actor(mailbox, hostOut, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
                 checks, answerHook, forker, serverEndHandled);
         forker.fork(() -> Actor.warmUp(header));
+        if (mode.judge() != null) {
+            forker.fork(JudgeCheck::warmUp);
+        }
         Callable<Void> hostPump = () -> {
             while (true) {
                 HostInput.Read read = hostIn.take();

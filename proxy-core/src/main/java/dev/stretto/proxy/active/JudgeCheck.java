@@ -1,14 +1,18 @@
 package dev.stretto.proxy.active;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.guard.Rule;
 import dev.stretto.proxy.guard.Verdict;
 import dev.stretto.proxy.judge.Consultation;
 import dev.stretto.proxy.judge.Judge;
+import dev.stretto.proxy.judge.JudgeSettings;
 import dev.stretto.proxy.judge.Judgment;
 import dev.stretto.proxy.judge.Reply;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.Request;
+import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.Arrays;
@@ -113,6 +117,19 @@ final class JudgeCheck implements CallCheck {
                     twoDecimals(j.pYes()), j.pSecond() == null ? "" : ", p_second " + twoDecimals(j.pSecond()));
         }
         then.accept(j.refuses() ? new Refused(j.refusalReason(), j.refusal()) : new Allowed());
+    }
+
+    /**
+     * Loads and links what a judgment uses (the exchange, the request's JSON and SHA-256 key,
+     * the proposal check, the confirm line) on a thread of its own while the session starts,
+     * so the first judged write does not wait for it. Touches nothing of a session.
+     */
+    static void warmUp() {
+        JsonNode none = JsonNodeFactory.instance.objectNode();
+        Judge scratch = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG));
+        Episode empty = new Episode("warm-up", "warm-up", 0, "warm-up", "warm-up", 0.0, List.of());
+        Consultation c = scratch.consult(empty, "x", none, false);
+        scratch.conclude(c, List.of(new Reply.Failed("warm-up")), 0).logLine();
     }
 
     @Override
