@@ -293,4 +293,38 @@ class ConfirmJudgeIT {
                     + " customer's reply, which only the conversation holds\n"), p.stderr());
         }
     }
+
+    /** The shell blocks of the README's section on the judge, as a user pastes them. */
+    private static String readmeExample() throws IOException {
+        String readme = Files.readString(Repo.root().resolve("README.md"), StandardCharsets.UTF_8);
+        String section = readme.substring(readme.indexOf("## The confirmation judge"),
+                readme.indexOf("### The System-One oracle"));
+        StringBuilder script = new StringBuilder();
+        for (int at = section.indexOf("```sh\n"); at >= 0; at = section.indexOf("```sh\n", at + 1)) {
+            int start = at + "```sh\n".length();
+            script.append(section, start, section.indexOf("```\n", start));
+        }
+        return script.toString();
+    }
+
+    @Test
+    void theReadmesWorkedExampleRunsAsWrittenWithTheMockOracle() throws Exception {
+        String script = readmeExample();
+        assertTrue(script.contains("--confirm-judge log --oracle mock"), script);
+        Path example = dir.resolve("example");
+        try (Proc sh = Proc.start(List.of("sh", "-c", script.replace("/tmp/stretto-judge", example.toString())),
+                Repo.root(), Map.of())) {
+            assertEquals(0, sh.waitFor(), sh.stderr());
+            String out = new String(sh.stdoutBytes(), StandardCharsets.UTF_8);
+            List<String> lines = out.lines().toList();
+            assertTrue(lines.stream().anyMatch(l -> withoutMs(l).equals(REFERENCE_LINE)), out);
+            assertTrue(out.contains("judge: agreed (p_yes 0.50)  word list: yes  "), out);
+            assertEquals("{\"id\":5,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":\"Refused by the policy check, so"
+                    + " cancel_pending_order was not run and nothing changed: the customer has not explicitly agreed to this"
+                    + " exact change (confirmation judge: p_yes 0.50); describe the change and ask the customer to confirm it"
+                    + " first.\",\"type\":\"text\"}],\"isError\":true}}", lines.getLast());
+            assertTrue(sh.stderr().contains("stretto-proxy: refused cancel_pending_order: the customer has not explicitly"
+                    + " agreed to this exact change"), sh.stderr());
+        }
+    }
 }
