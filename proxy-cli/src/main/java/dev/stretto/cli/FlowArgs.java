@@ -3,8 +3,6 @@ package dev.stretto.cli;
 import dev.stretto.proxy.flow.decide.DeciderKind;
 import dev.stretto.proxy.flow.decide.Exploration;
 import dev.stretto.proxy.flow.run.FlowOptions;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +81,7 @@ final class FlowArgs {
         FlowOptions options = new FlowOptions(threshold, decider, count(values, "--flow-per-call", 8),
                 count(values, "--flow-per-session", 40), count(values, "--flow-questions", 300), tools(tools), shadow,
                 exploration, values.get("--task-id"));
-        return new ProxyOptions.FlowChoice(path(values, "--flow"), options, path(values, "--flow-log"));
+        return new ProxyOptions.FlowChoice(ProxyArgs.path(values, "--flow"), options, ProxyArgs.path(values, "--flow-log"));
     }
 
     /** A number from 0 to 1. */
@@ -144,17 +142,5 @@ final class FlowArgs {
             }
         }
         return tools;
-    }
-
-    static Path path(Map<String, String> values, String option) {
-        String v = values.get(option);
-        if (v == null) {
-            return null;
-        }
-        try {
-            return Path.of(v);
-        } catch (InvalidPathException e) {
-            throw new IllegalArgumentException(option + ": not a usable path: " + v);
-        }
     }
 }

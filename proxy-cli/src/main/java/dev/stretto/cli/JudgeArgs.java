@@ -2,8 +2,6 @@ package dev.stretto.cli;
 
 import dev.stretto.proxy.judge.JudgeSettings;
 import dev.stretto.proxy.judge.SecondQuestion;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -78,16 +76,7 @@ final class JudgeArgs {
         if (questions != null) {
             settings = settings.withQuestions(count(questions));
         }
-        Path log = null;
-        String logged = values.get("--confirm-log");
-        if (logged != null) {
-            try {
-                log = Path.of(logged);
-            } catch (InvalidPathException e) {
-                throw new IllegalArgumentException("--confirm-log: not a usable path: " + logged);
-            }
-        }
-        return new ProxyOptions.Judge(settings, log);
+        return new ProxyOptions.Judge(settings, ProxyArgs.path(values, "--confirm-log"));
     }
 
     private static IllegalArgumentException withoutTheJudge(String option) {

@@ -298,7 +298,24 @@ final class ProxyArgs {
         String mode = values.getOrDefault("--oracle", "jev");
         Oracle.Mode named = Oracle.Mode.named(mode).orElseThrow(() ->
                 new IllegalArgumentException("--oracle takes jev, replay or mock, not '" + mode + "'"));
-        return new ProxyOptions.OracleChoice(named, FlowArgs.path(values, "--oracle-cache"));
+        return new ProxyOptions.OracleChoice(named, path(values, "--oracle-cache"));
+    }
+
+    /**
+     * The path {@code option} gives, or null when it is not given.
+     *
+     * @throws IllegalArgumentException with the usage error when it is not a usable path
+     */
+    static Path path(Map<String, String> values, String option) {
+        String v = values.get(option);
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Path.of(v);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(option + ": not a usable path: " + v);
+        }
     }
 
     /** Seconds, whole or decimal, from 0 to a day, to the millisecond; null when not that. */
