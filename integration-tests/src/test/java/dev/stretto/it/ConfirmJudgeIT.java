@@ -240,6 +240,27 @@ class ConfirmJudgeIT {
     }
 
     @Test
+    void withJevAndNoKeyTheProxySaysSoAtStartAndTheJudgeRefusesNothing() throws Exception {
+        // Empty values count as unset: whatever the test's own environment holds.
+        Map<String, String> noKey = Map.of("TYPESAFE_API_KEY", "", "TYPESAFE_API_KEY_FILE", "");
+        try (Proc p = proxy(noKey, judgeArgs("--confirm-judge", "enforce", "--oracle-cache",
+                dir.resolve("cache").toString()))) {
+            Host host = new Host(p);
+            upToTheYes(host);
+            assertEquals("{\"order_id\":\"#W61a\",\"status\":\"cancelled\"}", call(host, 5, "cancel_pending_order", CANCEL));
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+            assertTrue(p.stderr().contains("stretto-proxy: no TypeSafe API key is set (TYPESAFE_API_KEY or"
+                    + " TYPESAFE_API_KEY_FILE): the confirmation judge cannot ask System-One and refuses nothing; set one,"
+                    + " or answer from the cache with --oracle replay\n"), p.stderr());
+        }
+        String line = Files.readAllLines(confirmLog()).getFirst();
+        assertTrue(line.contains("\"error\":\"no TypeSafe API key is set (TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE)\","
+                + "\"fails\":false,"), line);
+        assertTrue(line.contains("\"unknown\":true,"), line);
+    }
+
+    @Test
     void theJudgeChecksTheCallsOfAStrettoCommit() throws Exception {
         try (Proc p = proxy(Map.of(), judgeArgs("--commit", "--confirm-judge", "log", "--oracle", "mock"))) {
             Host host = new Host(p);
