@@ -23,8 +23,8 @@ import java.util.Objects;
  * @param subreaper  how processes a child server leaves behind are found: through this JVM
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
- * @param active     active mode (guards, the commit tool, the conversation file), or null for
- *                   passive mode, which only forwards and records
+ * @param active     active mode (guards, the commit tool, the conversation file, a served
+ *                   flow), or null for passive mode, which only forwards and records
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
