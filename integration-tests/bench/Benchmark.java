@@ -145,15 +145,11 @@ public class Benchmark {
 
     /** One session: {start-up ms, median find_user round trip ms, median cancel round trip ms}. */
     static double[] flowSession(List<String> command, int customers, boolean flowServed) throws Exception {
-        long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Started started = Started.of(command);
+        Process p = started.process();
         try {
-            OutputStream in = p.getOutputStream();
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8), 1 << 16);
-            in.write(INIT.getBytes(StandardCharsets.UTF_8));
-            in.flush();
-            Run.expect(out.readLine(), "\"id\":0");
-            double startup = (System.nanoTime() - t0) / 1e6;
+            OutputStream in = started.in();
+            BufferedReader out = started.out();
             double[] find = new double[customers];
             double[] cancel = new double[customers];
             for (int k = 0; k < customers; k++) {
@@ -176,7 +172,7 @@ public class Benchmark {
             if (p.waitFor() != 0) {
                 throw new IllegalStateException(command + " exited " + p.exitValue());
             }
-            return new double[] {startup, median(find), median(cancel)};
+            return new double[] {started.startupMs(), median(find), median(cancel)};
         } finally {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -235,17 +231,35 @@ public class Benchmark {
         return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 
-    record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
-        static Run of(List<String> command, String call, int calls, int pings) throws Exception {
+    /** A process started and initialized: the time from its start to the initialize answer. */
+    record Started(Process process, OutputStream in, BufferedReader out, double startupMs) {
+        static Started of(List<String> command) throws Exception {
             long t0 = System.nanoTime();
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             try {
                 OutputStream in = p.getOutputStream();
-                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8), 1 << 16);
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8),
+                        1 << 16);
                 in.write(INIT.getBytes(StandardCharsets.UTF_8));
                 in.flush();
-                expect(out.readLine(), "\"id\":0");
-                double startup = (System.nanoTime() - t0) / 1e6;
+                Run.expect(out.readLine(), "\"id\":0");
+                return new Started(p, in, out, (System.nanoTime() - t0) / 1e6);
+            } catch (Exception | Error e) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw e;
+            }
+        }
+    }
+
+    record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
+        static Run of(List<String> command, String call, int calls, int pings) throws Exception {
+            Started started = Started.of(command);
+            Process p = started.process();
+            try {
+                OutputStream in = started.in();
+                BufferedReader out = started.out();
+                double startup = started.startupMs();
 
                 long[] rtt = new long[pings];
                 for (int i = 0; i < pings; i++) {
