@@ -150,11 +150,11 @@ public final class ProxyMain {
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
             (128 + n if signal n ended it; 0 for --upstream once the session has ended),
-            125 if the proxy could not start the session (no log is left then; a flow that
-            cannot be read or served so), 2 for a usage error (a TypeSafe key missing where
-            the arbiter would ask included). SIGTERM, SIGINT and SIGHUP end the session normally: the log is
-            written out, the server and everything it started are ended, and the proxy
-            exits with 128 + the signal (143, 130, 129).
+            125 if the proxy could not start the session, a flow it cannot read or serve
+            included (no log is left then), 2 for a usage error (a TypeSafe key missing
+            where a flow's arbiter would ask included). SIGTERM, SIGINT and SIGHUP end the
+            session normally: the log is written out, the server and everything it started
+            are ended, and the proxy exits with 128 + the signal (143, 130, 129).
 
             Example host configurations:
               "command": "stretto-proxy",
