@@ -6,10 +6,10 @@ import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.Subreaper;
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.upstream.Subreaper;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -289,7 +289,7 @@ public final class ProxyMain {
             config.active(activeMode(options, flow));
         }
         try (Oracle oracle = flow == null ? null : flow.oracle()) {
-            return Proxy.run(config.build(), in, out);
+            return Proxy.run(config.build(), in, out).exitStatus();
         } catch (ProxyStartException e) {
             Logger.error(e.getMessage());
             return PROXY_FAILED;
