@@ -5,6 +5,8 @@
 // and the same work goes through stretto-proxy in front of it (passive, then recording).
 // Active mode is measured on the demo's retail world (--guards --commit), beside the
 // passive proxy on the same world, and the difference between the two is printed.
+// -Dagainst=DIR adds the proxy of another checkout (its jars built) to the same rounds.
+// Then sessions run in this JVM, as a harness runs them: see InJvmSessions.java beside this file.
 //
 //   start-up    time from process start to the initialize answer (median of N runs)
 //   throughput  wall time of a pipelined burst of tools/call (no delay)
@@ -43,19 +45,41 @@ public class Benchmark {
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        String part = System.getProperty("part", "all");
+        if (!part.equals("injvm")) {
+            processes(root);
+        }
+        if (!part.equals("process")) {
+            // The proxy's own messages (warnings only) on stderr, as the CLI has them.
+            System.setProperty("tinylog.writer.level", "warn");
+            InJvmSessions.run(Integer.getInteger("injvmSessions", 2000), Integer.getInteger("injvmOpen", 1000));
+        }
+    }
+
+    /** The proxy as a process in front of the demo, against the demo alone; a served flow; then stretto learn. */
+    static void processes(Path root) throws Exception {
         int rounds = Integer.getInteger("rounds", 5);
         int calls = Integer.getInteger("calls", 20000);
         int pings = Integer.getInteger("pings", 2000);
         String demo = root.resolve("bin/stretto-mcp-demo").toString();
         String proxy = root.resolve("bin/stretto-proxy").toString();
         Path logs = Files.createTempDirectory("stretto-bench-logs");
-        List<Setup> setups = List.of(
+        List<Setup> setups = new ArrayList<>(List.of(
                 new Setup("demo alone (baseline)", List.of(demo), ECHO_CALL),
                 new Setup("proxy, passive", List.of(proxy, "--", demo), ECHO_CALL),
-                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo), ECHO_CALL),
-                new Setup("retail, passive", List.of(proxy, "--", demo, "--world", "retail"), RETAIL_CALL),
-                new Setup("retail, --guards --commit", List.of(proxy, "--domain", "retail", "--guards", "--commit", "--",
-                        demo, "--world", "retail"), RETAIL_CALL));
+                new Setup("proxy, --record", List.of(proxy, "--record", logs.toString(), "--", demo), ECHO_CALL)));
+        // Another checkout's proxy (a change's base, say), in front of the same demo, measured
+        // in the same rounds: a before/after comparison the machine's drift cannot skew.
+        String against = System.getProperty("against");
+        if (against != null) {
+            String other = Path.of(against).toAbsolutePath().normalize().resolve("bin/stretto-proxy").toString();
+            setups.add(new Setup("against, passive", List.of(other, "--", demo), ECHO_CALL));
+            setups.add(new Setup("against, --record", List.of(other, "--record", logs.toString(), "--", demo), ECHO_CALL));
+        }
+        // The last two: the active-mode comparison below reads them so.
+        setups.add(new Setup("retail, passive", List.of(proxy, "--", demo, "--world", "retail"), RETAIL_CALL));
+        setups.add(new Setup("retail, --guards --commit", List.of(proxy, "--domain", "retail", "--guards", "--commit", "--",
+                demo, "--world", "retail"), RETAIL_CALL));
 
         int n = setups.size();
         double[][] startup = new double[n][rounds];
@@ -145,15 +169,11 @@ public class Benchmark {
 
     /** One session: {start-up ms, median find_user round trip ms, median cancel round trip ms}. */
     static double[] flowSession(List<String> command, int customers, boolean flowServed) throws Exception {
-        long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Started started = Started.of(command);
+        Process p = started.process();
         try {
-            OutputStream in = p.getOutputStream();
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8), 1 << 16);
-            in.write(INIT.getBytes(StandardCharsets.UTF_8));
-            in.flush();
-            Run.expect(out.readLine(), "\"id\":0");
-            double startup = (System.nanoTime() - t0) / 1e6;
+            OutputStream in = started.in();
+            BufferedReader out = started.out();
             double[] find = new double[customers];
             double[] cancel = new double[customers];
             for (int k = 0; k < customers; k++) {
@@ -176,7 +196,7 @@ public class Benchmark {
             if (p.waitFor() != 0) {
                 throw new IllegalStateException(command + " exited " + p.exitValue());
             }
-            return new double[] {startup, median(find), median(cancel)};
+            return new double[] {started.startupMs(), median(find), median(cancel)};
         } finally {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -235,17 +255,35 @@ public class Benchmark {
         return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 
-    record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
-        static Run of(List<String> command, String call, int calls, int pings) throws Exception {
+    /** A process started and initialized: the time from its start to the initialize answer. */
+    record Started(Process process, OutputStream in, BufferedReader out, double startupMs) {
+        static Started of(List<String> command) throws Exception {
             long t0 = System.nanoTime();
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             try {
                 OutputStream in = p.getOutputStream();
-                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8), 1 << 16);
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8),
+                        1 << 16);
                 in.write(INIT.getBytes(StandardCharsets.UTF_8));
                 in.flush();
-                expect(out.readLine(), "\"id\":0");
-                double startup = (System.nanoTime() - t0) / 1e6;
+                Run.expect(out.readLine(), "\"id\":0");
+                return new Started(p, in, out, (System.nanoTime() - t0) / 1e6);
+            } catch (Exception | Error e) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw e;
+            }
+        }
+    }
+
+    record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
+        static Run of(List<String> command, String call, int calls, int pings) throws Exception {
+            Started started = Started.of(command);
+            Process p = started.process();
+            try {
+                OutputStream in = started.in();
+                BufferedReader out = started.out();
+                double startup = started.startupMs();
 
                 long[] rtt = new long[pings];
                 for (int i = 0; i < pings; i++) {

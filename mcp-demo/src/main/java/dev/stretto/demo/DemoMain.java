@@ -70,8 +70,14 @@ public final class DemoMain {
         System.exit(code);
     }
 
-    /** Runs the command line; returns the exit code. In HTTP mode it returns only on failure. */
-    static int run(List<String> args, InputStream in, OutputStream out, PrintStream err) {
+    /**
+     * Runs {@code stretto-mcp-demo} with {@code args} in this JVM, on these streams instead of
+     * stdin, stdout and stderr: a server a program can have in-process (the example harness
+     * does). Serves until {@code in} ends and returns the exit code; closes no stream (close
+     * {@code out} when it returns, so that its reader sees the end). In HTTP mode it returns
+     * only on failure.
+     */
+    public static int run(List<String> args, InputStream in, OutputStream out, PrintStream err) {
         DemoOptions.Invocation invocation;
         try {
             invocation = DemoOptions.parse(args);

@@ -1,8 +1,8 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.http.HeaderSpec;
-import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
@@ -156,7 +156,7 @@ final class ProxyArgs {
             }
             URI endpoint;
             try {
-                endpoint = HttpUpstream.parseEndpoint(url);
+                endpoint = UpstreamSpec.Http.parseEndpoint(url);
             } catch (IllegalArgumentException e) {
                 // The message shows the URL without its credentials.
                 return new Invalid("--upstream: " + e.getMessage());

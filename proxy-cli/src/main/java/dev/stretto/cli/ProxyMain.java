@@ -6,12 +6,12 @@ import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.Subreaper;
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ConfirmJudge;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleSettings;
-import dev.stretto.proxy.upstream.Subreaper;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -180,11 +180,11 @@ public final class ProxyMain {
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
             (128 + n if signal n ended it; 0 for --upstream once the session has ended),
-            125 if the proxy could not start the session (no log is left then; a flow that
-            cannot be read or served so), 2 for a usage error (a TypeSafe key missing where
-            the arbiter would ask included). SIGTERM, SIGINT and SIGHUP end the session normally: the log is
-            written out, the server and everything it started are ended, and the proxy
-            exits with 128 + the signal (143, 130, 129).
+            125 if the proxy could not start the session, a flow it cannot read or serve
+            included (no log is left then), 2 for a usage error (a TypeSafe key missing
+            where a flow's arbiter would ask included). SIGTERM, SIGINT and SIGHUP end the
+            session normally: the log is written out, the server and everything it started
+            are ended, and the proxy exits with 128 + the signal (143, 130, 129).
 
             Example host configurations:
               "command": "stretto-proxy",
@@ -341,7 +341,7 @@ public final class ProxyMain {
             config.active(activeMode(options, flow, sessionOracle, judge));
         }
         try (Oracle oracle = sessionOracle) {
-            return Proxy.run(config.build(), in, out);
+            return Proxy.run(config.build(), in, out).exitStatus();
         } catch (ProxyStartException e) {
             Logger.error(e.getMessage());
             return PROXY_FAILED;

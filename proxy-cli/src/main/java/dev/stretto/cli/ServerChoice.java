@@ -1,7 +1,7 @@
 package dev.stretto.cli;
 
 import dev.stretto.proxy.UpstreamSpec;
-import dev.stretto.proxy.http.HeaderSpec;
+import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
 import java.util.ArrayList;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.flow.decide.DeciderKind;
 import dev.stretto.proxy.flow.decide.Exploration;
 import dev.stretto.proxy.flow.run.FlowOptions;
-import dev.stretto.proxy.http.HeaderSpec;
 import dev.stretto.proxy.judge.JudgeSettings;
 import dev.stretto.proxy.judge.SecondQuestion;
 import dev.stretto.proxy.oracle.Oracle;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.stretto.proxy.upstream.Subreaper;
+import dev.stretto.proxy.Subreaper;
 import dev.stretto.trace.testing.Fixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -3,7 +3,7 @@ package dev.stretto.cli;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.proxy.upstream.Subreaper;
+import dev.stretto.proxy.Subreaper;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;

@@ -1,9 +1,10 @@
 package dev.stretto.proxy;
 
 import dev.stretto.proxy.active.ActiveMode;
-import dev.stretto.proxy.upstream.Subreaper;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -25,12 +26,16 @@ import java.util.Objects;
  * @param subreaper  how processes a child server leaves behind are found: through this JVM
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
- * @param active     active mode (guards, the commit tool, the conversation file), or null for
- *                   passive mode, which only forwards and records
+ * @param active     active mode (guards, the commit tool, the conversation file, a served
+ *                   flow), or null for passive mode, which only forwards and records
+ * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
+ *                   {@link RecordingSink}s, each for this one session
+ * @param listener   what watches the session as it runs, or null
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
-                          InstantSource clock, Subreaper subreaper, ActiveMode active) {
+                          InstantSource clock, Subreaper subreaper, ActiveMode active,
+                          List<RecordingSink> sinks, SessionListener listener) {
 
     /**
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given with neither
@@ -42,6 +47,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         Objects.requireNonNull(shutdown, "shutdown");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(subreaper, "subreaper");
+        sinks = List.copyOf(sinks);
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
         }
@@ -68,6 +74,8 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private InstantSource clock = InstantSource.system();
         private Subreaper subreaper;
         private ActiveMode active;
+        private final List<RecordingSink> sinks = new ArrayList<>();
+        private SessionListener listener;
 
         private Builder(UpstreamSpec upstream) {
             this.upstream = Objects.requireNonNull(upstream, "upstream");
@@ -134,10 +142,26 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
+        /**
+         * Records the session to {@code sink} too (as well as to a {@link #record} directory,
+         * and to other sinks given before); a {@link MemoryRecording}, say. The sink is for
+         * this session only.
+         */
+        public Builder recordTo(RecordingSink sink) {
+            this.sinks.add(Objects.requireNonNull(sink, "sink"));
+            return this;
+        }
+
+        /** Has {@code listener} watch the session as it runs (replaces one given before). */
+        public Builder listener(SessionListener listener) {
+            this.listener = listener;
+            return this;
+        }
+
         /** The configuration. */
         public ProxyConfig build() {
             return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
-                    subreaper != null ? subreaper : new Subreaper(), active);
+                    subreaper != null ? subreaper : new Subreaper(), active, sinks, listener);
         }
     }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stretto.proxy.http.HeaderSpec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
@@ -94,7 +93,8 @@ class HttpSessionTest {
             String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             int status = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                    () -> Proxy.run(config, new ByteArrayInputStream(ping.getBytes(StandardCharsets.UTF_8)), out));
+                    () -> Proxy.run(config, new ByteArrayInputStream(ping.getBytes(StandardCharsets.UTF_8)), out)
+                            .exitStatus());
             assertEquals(0, status);
             assertEquals(answer + "\n", out.toString(StandardCharsets.UTF_8), "the host gets every byte");
 
@@ -127,7 +127,8 @@ class HttpSessionTest {
                 .build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                () -> Proxy.run(config, new ByteArrayInputStream((init + "\n").getBytes(StandardCharsets.UTF_8)), out));
+                () -> Proxy.run(config, new ByteArrayInputStream((init + "\n").getBytes(StandardCharsets.UTF_8)), out)
+                        .exitStatus());
 
         assertEquals(0, status);
         String answer = "{\"error\":{\"code\":-32000,\"message\":\"upstream unreachable: connection refused\"},"

@@ -42,11 +42,11 @@ class ProxyTest {
     }
 
     private static int run(ProxyConfig config, java.io.InputStream in, ByteArrayOutputStream out) {
-        return assertTimeoutPreemptively(LIMIT, () -> Proxy.run(config, in, out));
+        return assertTimeoutPreemptively(LIMIT, () -> Proxy.run(config, in, out).exitStatus());
     }
 
     /** Everything awkward a host may send, ending in a line without its newline. */
-    private static byte[] awkwardInput() {
+    static byte[] awkwardInput() {
         ByteArrayOutputStream in = new ByteArrayOutputStream();
         in.writeBytes(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"));
         in.writeBytes(bytes("{\"jsonrpc\":\"2.0\",\"id\":2}\r\n"));
@@ -212,7 +212,7 @@ class ProxyTest {
             }
         };
         java.util.concurrent.FutureTask<Integer> session = new java.util.concurrent.FutureTask<>(
-                () -> Proxy.run(config, endless, received));
+                () -> Proxy.run(config, endless, received).exitStatus());
         Thread runner = Thread.ofPlatform().start(session);
         for (int i = 0; i < 50; i++) {
             assertTrue(newlines.poll(10, TimeUnit.SECONDS) != null, "lines stopped flowing");
@@ -242,6 +242,79 @@ class ProxyTest {
         }
         assertTrue(expected.size() <= logged.size(), expected.size() + " received, " + logged.size() + " logged");
         assertEquals(expected, logged.subList(0, expected.size()), "every line the host received is logged, in order");
+    }
+
+    /**
+     * Issue 13: the child used to be still alive when {@code Proxy.run} threw (11 of 20 times):
+     * SIGKILL was sent, but its effect not waited for. Each round interrupts a session whose
+     * server is busy with the host's request, and looks at the server and its child at the
+     * very moment the exception arrives; one server in three ignores SIGTERM.
+     */
+    @Test
+    void anInterruptedSessionWithASlowServerThrowsPromptlyWithTheServerAndItsChildAlreadyGone(@TempDir Path tmp)
+            throws Exception {
+        for (int round = 0; round < 12; round++) {
+            String trap = round % 3 == 2 ? "trap '' TERM; " : "";
+            ProxyConfig config = sh(trap + "echo $$; sleep 1000 & echo $!; read line; echo got; sleep 30; echo late")
+                    .record(tmp.resolve("r" + round)).build();
+            java.util.concurrent.LinkedBlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+            ByteArrayOutputStream out = new LineCollector(lines);
+            OpenInput in = new OpenInput(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n"));
+            java.util.concurrent.CompletableFuture<String> atThrow = new java.util.concurrent.CompletableFuture<>();
+            long[] pids = new long[2];
+            Thread runner = Thread.ofPlatform().start(() -> {
+                try {
+                    Proxy.run(config, in, out);
+                    atThrow.complete("returned instead of throwing");
+                } catch (InterruptedException e) {
+                    // Looked at before anything else happens: no waiting for an exit here.
+                    atThrow.complete("server alive: " + alive(pids[0]) + ", its child alive: " + alive(pids[1]));
+                } catch (Exception e) {
+                    atThrow.completeExceptionally(e);
+                }
+            });
+            pids[0] = Long.parseLong(poll(lines));
+            pids[1] = Long.parseLong(poll(lines));
+            assertEquals("got", poll(lines));
+            long interrupted = System.nanoTime();
+            runner.interrupt();
+            String seen = atThrow.get(10, TimeUnit.SECONDS);
+            long tookMs = (System.nanoTime() - interrupted) / 1_000_000;
+            in.close();
+            assertEquals("server alive: false, its child alive: false", seen, "round " + round);
+            assertTrue(tookMs < 3000, "round " + round + ": the interrupted session took " + tookMs + " ms to throw");
+            List<String> log = Files.readAllLines(logsIn(tmp.resolve("r" + round)).getFirst(), StandardCharsets.UTF_8);
+            // The request and the pids cross in either order; each line is logged once.
+            List<String> entries = log.subList(1, log.size()).stream()
+                    .map(l -> l.replaceFirst("\\{\"t_ms\":\\d+,", "{")).sorted().toList();
+            assertEquals(Stream.of("{\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}}",
+                    "{\"from\":\"server\",\"message\":" + pids[0] + "}", "{\"from\":\"server\",\"message\":" + pids[1] + "}",
+                    "{\"from\":\"server\",\"raw\":\"got\"}").sorted().toList(), entries,
+                    "round " + round + ": the log holds the request and the server's three lines");
+        }
+    }
+
+    /**
+     * Whether the process still runs. The server is the JDK's own child and reaped at once; its
+     * child is collected by init once the server is gone, which in a container may take a
+     * moment, and is dead (a zombie) meanwhile.
+     */
+    private static boolean alive(long pid) {
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    private static String poll(java.util.concurrent.BlockingQueue<String> lines) throws InterruptedException {
+        String line = lines.poll(10, TimeUnit.SECONDS);
+        assertTrue(line != null, "the server wrote nothing within 10 s");
+        return line;
     }
 
     @Test

@@ -32,10 +32,11 @@ import org.tinylog.Logger;
  * session's scope. It alone reads and writes every field below that is not final: the
  * session's episode so far ({@code timeline}) and the policy facts drawn from it, the calls
  * awaiting their answers, the server's tools, the proxy's own requests, the runs in progress
- * (commits), the conversation file's position, the flags of the session's end. Nothing else
- * touches them; there are no locks around them. Other threads reach the actor only through
- * its {@link Mailbox}: the pumps put the lines they read there as raw bytes, forked work puts
- * its result there, and the actor takes one event at a time.
+ * (commits, a flow's runs through its {@link AnswerHook}), the conversation file's position,
+ * the flags of the session's end. Nothing else touches them; there are no locks around them.
+ * Other threads reach the actor only through its {@link Mailbox}: the pumps put the lines they
+ * read there as raw bytes, forked work puts its result there, and the actor takes one event at
+ * a time.
  *
  * <p>Order and the log. The actor stamps and records each line when it takes it, so the log's
  * order is the actor's order and {@code t_ms} never decreases; the conversation read before a

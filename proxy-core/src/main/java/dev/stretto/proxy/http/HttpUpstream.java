@@ -1,5 +1,6 @@
 package dev.stretto.proxy.http;
 
+import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.http.PendingRequests.Pending;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;

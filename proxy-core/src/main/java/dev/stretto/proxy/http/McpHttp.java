@@ -1,5 +1,6 @@
 package dev.stretto.proxy.http;
 
+import dev.stretto.proxy.HeaderSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.http;
 
+import dev.stretto.proxy.HeaderSpec;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -8,5 +8,8 @@
  * <p>Everything else here is package-private plumbing: the event-stream parser, the small
  * JSON peek that reads only a message's method and id, and the bookkeeping of requests that
  * still wait for their answer.
+ *
+ * <p>Internal: not exported by the module; the API is {@link
+ * dev.stretto.proxy.UpstreamSpec.Http} and {@link dev.stretto.proxy.HeaderSpec}.
  */
 package dev.stretto.proxy.http;

@@ -1,15 +1,16 @@
 package dev.stretto.proxy.record;
 
+import dev.stretto.proxy.RecordingSink;
+import dev.stretto.proxy.SessionListener;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.trace.log.LineClassifier;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Source;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -22,28 +23,31 @@ import java.util.function.LongSupplier;
 import org.tinylog.Logger;
 
 /**
- * Writes a session log's entries on a thread of its own, so that forwarding never waits for
- * the disk.
+ * Writes a session's log entries to its {@link RecordingSink}s (the session log file, a
+ * program's own) and hands each line to its {@link SessionListener}, on a thread of its own,
+ * so that forwarding never waits for the disk or the listener.
  *
  * <p>Threads and ownership. Any pump calls {@link #record}: under {@code lock} it reads the
  * clock (in active mode the actor's stamp comes with the line) and enqueues the line, so the
- * order of the queue is the order of the stamps and {@code t_ms} never decreases down the log. One thread runs {@link #call()}: it alone
- * classifies lines (message or raw), formats entries and touches {@code out}. It flushes
- * whenever the queue is empty, so a crash loses at most what is still queued.
+ * order of the queue is the order of the stamps and {@code t_ms} never decreases down the log.
+ * One thread runs {@link #call()}: it alone classifies lines (message or raw), makes entries,
+ * and calls the sinks and the listener. It flushes the sinks whenever the queue is empty, so a
+ * crash loses at most what is still queued.
  *
  * <p>Queue policy: bounded twice, by lines and by bytes (lines of many megabytes are normal,
  * so a bound on lines alone could hold gigabytes while a disk stalls). When either is
  * reached the recording pump waits; nothing is dropped. A line larger than the whole byte
  * budget takes all of it. A wait of {@link #STALL_WARNING} or more (a disk that stalls, not
- * one that is merely a moment behind) is reported once per session. A write that fails, or
- * an entry that cannot be made, is reported once, as what it is, and no stall is reported
- * after it: the writer then keeps emptying the queue without writing, so the pumps never
- * wait on a broken log and forwarding goes on.
+ * one that is merely a moment behind) is reported once per session. A sink whose write fails,
+ * or an entry that cannot be made, is reported once, as what it is, and that sink gets nothing
+ * more; once no sink and no listener is left, the writer keeps emptying the queue without
+ * writing and no stall is reported, so the pumps never wait on a broken log and forwarding
+ * goes on. A listener that throws is reported once and gets no more lines.
  *
  * <p>Ending: {@link #close()} stops accepting lines and queues an end mark; the writer
- * writes everything before it, flushes, closes the file and returns. Interrupts do not stop
- * the writer early (the session's log must be complete when the session returns); only the
- * end mark does.
+ * writes everything before it, flushes and closes the sinks, and returns. Interrupts do not
+ * stop the writer early (the session's log must be complete when the session returns); only
+ * the end mark does.
  */
 public final class LogWriter implements Recorder, Callable<Void> {
 
@@ -59,9 +63,9 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private static final Item END = new Item(-1, null, null, 0);
     private static final Consumer<String> WARN = message -> Logger.warn((Object) message);
     private static final Consumer<String> ERROR = message -> Logger.error((Object) message);
+    private static final SessionListener NO_LISTENER = new SessionListener() {
+    };
 
-    private final Path path;
-    private final OutputStream out;
     private final LongSupplier nanoTime;
     private final long startNanos;
     private final BlockingQueue<Item> queue;
@@ -73,49 +77,51 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private final Consumer<String> warn;
     private final Consumer<String> error;
     private final LogScrubber scrubber;
+    private final String stallWarning;
     private final ReentrantLock lock = new ReentrantLock();
+    // Writer thread only: the sinks still written to, and the listener (NO_LISTENER once it failed).
+    private final List<RecordingSink> sinks;
+    private SessionListener listener;
     // Guarded by lock.
     private boolean closed;
     // Guarded by lock.
     private boolean warnedFull;
-    // Written by the writer thread only; read by recorders, which report no stall once it is set.
+    // Written by the writer thread only; read by recorders, which report no stall once it is
+    // set: nothing is left to write to, so the queue drains at once.
     private volatile boolean failed;
 
     /**
-     * A writer of entries to {@code out} (the log at {@code path}, named in messages), whose
-     * {@code t_ms} counts from {@code startNanos} on the {@code nanoTime} clock.
+     * A writer of entries to {@code sinks}, all open already, and of lines to {@code
+     * listener} (null for none), whose {@code t_ms} counts from {@code startNanos} on the
+     * {@code nanoTime} clock. The sinks get {@code <redacted>} in place of each of {@code
+     * secrets} in the lines (see {@link LogScrubber}): what the server echoes of the proxy's
+     * own credentials.
      */
-    public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos) {
-        this(path, out, nanoTime, startNanos, List.of());
-    }
-
-    /**
-     * A writer like {@link #LogWriter(Path, OutputStream, LongSupplier, long)} that writes
-     * {@code <redacted>} in place of each of {@code secrets} in the lines it logs (see
-     * {@link LogScrubber}): what the server echoes of the proxy's own credentials.
-     */
-    public LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, List<String> secrets) {
-        this(path, out, nanoTime, startNanos, DEFAULT_CAPACITY, DEFAULT_BYTE_BUDGET, () -> {
+    public LogWriter(List<RecordingSink> sinks, SessionListener listener, LongSupplier nanoTime, long startNanos,
+                     List<String> secrets) {
+        this(sinks, listener, nanoTime, startNanos, DEFAULT_CAPACITY, DEFAULT_BYTE_BUDGET, () -> {
         }, WARN, ERROR, new LogScrubber(secrets));
     }
 
-    // Tests pass a small capacity and a hook that runs on the writer thread after each flush.
+    // Tests write one log to a stream, with a small capacity and a hook that runs on the writer
+    // thread after each flush.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {
-        this(path, out, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush, WARN, ERROR,
-                LogScrubber.NONE);
+        this(List.of(new LogFileSink(path, out)), null, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush,
+                WARN, ERROR, LogScrubber.NONE);
     }
 
     // Tests also pass a small byte budget, and see the warnings and errors the writer reports.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, int byteBudget,
               Runnable afterFlush, Consumer<String> warn, Consumer<String> error) {
-        this(path, out, nanoTime, startNanos, capacity, byteBudget, afterFlush, warn, error, LogScrubber.NONE);
+        this(List.of(new LogFileSink(path, out)), null, nanoTime, startNanos, capacity, byteBudget, afterFlush, warn,
+                error, LogScrubber.NONE);
     }
 
-    private LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity,
-                      int byteBudget, Runnable afterFlush, Consumer<String> warn, Consumer<String> error,
+    private LogWriter(List<RecordingSink> sinks, SessionListener listener, LongSupplier nanoTime, long startNanos,
+                      int capacity, int byteBudget, Runnable afterFlush, Consumer<String> warn, Consumer<String> error,
                       LogScrubber scrubber) {
-        this.path = path;
-        this.out = new BufferedOutputStream(out, 64 * 1024);
+        this.sinks = new ArrayList<>(sinks);
+        this.listener = listener == null ? NO_LISTENER : listener;
         this.nanoTime = nanoTime;
         this.startNanos = startNanos;
         this.queue = new ArrayBlockingQueue<>(capacity);
@@ -125,6 +131,10 @@ public final class LogWriter implements Recorder, Callable<Void> {
         this.warn = warn;
         this.error = error;
         this.scrubber = scrubber;
+        this.stallWarning = sinks.size() == 1 && listener == null && sinks.getFirst() instanceof LogFileSink file
+                ? file + " is falling behind (slow disk?); forwarding waits for it, nothing is dropped"
+                : "the session's recording is falling behind (a slow disk, sink or listener?); forwarding waits for"
+                        + " it, nothing is dropped";
     }
 
     @Override
@@ -199,8 +209,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private void warnStalled() {
         if (!warnedFull && !failed) {
             warnedFull = true;
-            warn.accept("the session log " + path + " is falling behind (slow disk?); forwarding waits for it,"
-                    + " nothing is dropped");
+            warn.accept(stallWarning);
         }
     }
 
@@ -222,11 +231,14 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 queuedBytes.release(item.cost);
             }
         } finally {
-            try {
-                out.close();
-            } catch (IOException e) {
-                fail(e);
+            for (RecordingSink sink : List.copyOf(sinks)) {
+                try {
+                    sink.close();
+                } catch (IOException | RuntimeException e) {
+                    report(sink, e);
+                }
             }
+            sinks.clear();
         }
     }
 
@@ -248,50 +260,93 @@ public final class LogWriter implements Recorder, Callable<Void> {
     }
 
     private void write(Item item) {
-        if (failed) {
+        try {
+            listener.line(item.tMs, item.from, item.bytes);
+        } catch (RuntimeException e) {
+            listener = NO_LISTENER;
+            warn.accept("the session listener failed (" + describe(e) + "); it gets no more lines, the session goes on");
+            Logger.debug(e, "listener failure");
+            updateFailed();
+        }
+        if (sinks.isEmpty()) {
             return;
         }
-        byte[] entry;
+        LogEntry entry;
         try {
-            String json = new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.bytes))).toJson();
-            entry = json.getBytes(StandardCharsets.UTF_8);
+            entry = new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.bytes)));
         } catch (RuntimeException | OutOfMemoryError e) {
             // A line too big for the heap: the log stops here, but this thread must go on
             // emptying the queue or the pumps would wait on it.
-            fail(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+            for (RecordingSink sink : List.copyOf(sinks)) {
+                fail(sink, e);
+            }
             return;
         }
-        try {
-            out.write(entry);
-            out.write('\n');
-        } catch (IOException e) {
-            fail(e);
+        for (RecordingSink sink : List.copyOf(sinks)) {
+            try {
+                sink.entry(entry);
+            } catch (IOException | RuntimeException e) {
+                fail(sink, e);
+            }
         }
     }
 
     private void flush() {
-        if (failed) {
-            return;
+        for (RecordingSink sink : List.copyOf(sinks)) {
+            try {
+                sink.flush();
+            } catch (IOException | RuntimeException e) {
+                fail(sink, e);
+            }
         }
-        try {
-            out.flush();
-        } catch (IOException e) {
-            fail(e);
-            return;
-        }
-        afterFlush.run();
-    }
-
-    private void fail(IOException e) {
-        fail(Retention.describe(e));
-    }
-
-    private void fail(String why) {
         if (!failed) {
-            failed = true;
-            error.accept("cannot write the session log " + path + " (" + why + "); forwarding goes on, the rest"
-                    + " of the session is not recorded");
+            afterFlush.run();
         }
+    }
+
+    // Reported once per sink: it gets nothing more, and is closed quietly.
+    private void fail(RecordingSink sink, Throwable e) {
+        if (!sinks.remove(sink)) {
+            return;
+        }
+        report(sink, e);
+        try {
+            sink.close();
+        } catch (IOException | RuntimeException ignored) {
+            // It has failed already, and said so.
+        }
+        updateFailed();
+    }
+
+    /**
+     * How messages name a sink: its {@code toString()}, or {@code the recording sink <class>}
+     * when it has none of its own.
+     */
+    public static String name(RecordingSink sink) {
+        try {
+            if (sink.getClass().getMethod("toString").getDeclaringClass() != Object.class) {
+                return sink.toString();
+            }
+        } catch (NoSuchMethodException | RuntimeException e) {
+            // Every object has a toString; a security manager of old cannot refuse it any more.
+        }
+        return "the recording sink " + sink.getClass().getName();
+    }
+
+    private void report(RecordingSink sink, Throwable e) {
+        error.accept("cannot write " + name(sink) + " (" + describe(e) + "); forwarding goes on, the rest of the session"
+                + " is not recorded" + (sink instanceof LogFileSink ? "" : " there"));
+    }
+
+    private void updateFailed() {
+        failed = sinks.isEmpty() && listener == NO_LISTENER;
+    }
+
+    private static String describe(Throwable e) {
+        if (e instanceof IOException io) {
+            return Retention.describe(io);
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     private record Item(long tMs, Source from, byte[] bytes, int cost) {

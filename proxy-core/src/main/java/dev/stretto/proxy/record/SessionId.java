@@ -19,4 +19,16 @@ public final class SessionId {
     public static String of(Instant start, long pid) {
         return FORMAT.format(start) + "-" + pid;
     }
+
+    /**
+     * The id of a session that started at {@code start} in process {@code pid} and has no log
+     * file to make its id unique by name: {@link #of} with a suffix {@code -<n>} no other
+     * session of this JVM gets, so that sessions recorded only in memory, started in the same
+     * millisecond, stay apart. The JVM numbers every thread it creates and never reuses a
+     * number; drawing one (an unstarted virtual thread costs next to nothing) needs no counter
+     * of our own, and proxy-core keeps no static state.
+     */
+    public static String unique(Instant start, long pid) {
+        return of(start, pid) + "-" + Thread.ofVirtual().unstarted(() -> { }).threadId();
+    }
 }

@@ -8,9 +8,9 @@ import org.tinylog.Logger;
 
 /**
  * Host to server: takes each line the host wrote, records it, then passes it to the
- * upstream unchanged; at the end of the host's input, tells the upstream so. Runs on one
- * virtual thread of the session's scope; interrupted when the session ends first. Once the
- * session stops, lines are no longer passed on (see {@link ForwardGate}).
+ * upstream unchanged; at the end of the host's input, tells the upstream so. Runs on one virtual thread of the session's scope; interrupted when the
+ * session ends first. Once the session stops, lines are no longer passed on (see {@link
+ * ForwardGate}).
  */
 final class ClientPump implements Callable<Void> {
     private final HostInput from;

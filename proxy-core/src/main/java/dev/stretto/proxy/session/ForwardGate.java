@@ -1,18 +1,28 @@
 package dev.stretto.proxy.session;
 
+import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.trace.log.Source;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * What every line passes between being read and being forwarded, in either direction: it is
  * recorded first (record before forward), and once the session stops nothing passes any
  * more, so that a line forwarded is a line in the log, however the session ends. The client
- * pump and the server sink pass it in passive mode; in active mode the actor records every
- * line through it before it queues the line for a side. Thread-safe.
+ * pump and the upstream pump pass it in passive mode; in active mode the actor records every
+ * line through it before it queues the line for a side. It counts the lines it lets through,
+ * by who wrote them. Thread-safe.
  */
 final class ForwardGate implements Recorder {
+    private static final long NONE = Long.MIN_VALUE;
+
     private final Recorder recorder;
+    // Indexed by Source.ordinal().
+    private final AtomicLongArray admitted = new AtomicLongArray(4);
+    // System.nanoTime() when the server's first line was admitted, or NONE.
+    private final AtomicLong firstServerLine = new AtomicLong(NONE);
     private volatile boolean closed;
 
     ForwardGate(Recorder recorder) {
@@ -25,13 +35,23 @@ final class ForwardGate implements Recorder {
      */
     @Override
     public boolean record(Source from, Line line) throws InterruptedException {
-        return !closed && recorder.record(from, line);
+        return !closed && counted(from, recorder.record(from, line));
     }
 
     /** As {@link #record(Source, Line)}, with the active-mode actor's stamp. */
     @Override
     public boolean record(Source from, Line line, long tMs) throws InterruptedException {
-        return !closed && recorder.record(from, line, tMs);
+        return !closed && counted(from, recorder.record(from, line, tMs));
+    }
+
+    private boolean counted(Source from, boolean recorded) {
+        if (recorded) {
+            admitted.incrementAndGet(from.ordinal());
+            if (from == Source.SERVER && firstServerLine.get() == NONE) {
+                firstServerLine.compareAndSet(NONE, System.nanoTime());
+            }
+        }
+        return recorded;
     }
 
     /** Lets nothing through any more and closes the recorder, which then writes out what it holds. */
@@ -39,5 +59,16 @@ final class ForwardGate implements Recorder {
     public void close() {
         closed = true;
         recorder.close();
+    }
+
+    /** The lines let through so far. */
+    SessionResult.LineCounts counts() {
+        return new SessionResult.LineCounts(admitted.get(Source.CLIENT.ordinal()), admitted.get(Source.SERVER.ordinal()),
+                admitted.get(Source.PROXY.ordinal()), admitted.get(Source.CONTEXT.ordinal()));
+    }
+
+    /** {@link System#nanoTime()} when the server's first line was let through, or {@link Long#MIN_VALUE}. */
+    long firstServerLineNanos() {
+        return firstServerLine.get();
     }
 }

@@ -39,6 +39,8 @@ public final class HostInput implements AutoCloseable {
 
     private final BlockingQueue<Read> queue = new ArrayBlockingQueue<>(CAPACITY);
     private volatile boolean closed;
+    // Set once the end of the host's input was taken: the session then knows the host closed it.
+    private volatile boolean ended;
 
     private HostInput() {
     }
@@ -81,7 +83,16 @@ public final class HostInput implements AutoCloseable {
 
     /** The next line or the end; waits until there is one. Interruptible. */
     public Read take() throws InterruptedException {
-        return queue.take();
+        Read read = queue.take();
+        if (read instanceof End) {
+            ended = true;
+        }
+        return read;
+    }
+
+    /** Whether the end of the host's input has been taken: the host closed it (or reading it failed). */
+    public boolean ended() {
+        return ended;
     }
 
     /** Nobody takes any more: the reader thread stops once its current read returns. */

@@ -17,10 +17,10 @@ import org.tinylog.Logger;
  * reads blocks for good and cannot be interrupted, and no thread of the session may be caught
  * in one, or the session could never end.
  *
- * <p>Threads. Any thread calls {@link #write} (the session's sink does so under its lock, so
- * lines keep the log's order), or in active mode the actor calls {@link #offer}; either
- * queues the line and returns. The writer, a daemon thread named by {@link #start} and
- * outside the session's scope, takes the lines in order, writes
+ * <p>Threads. The session's upstream pump calls {@link #write} (one caller, so lines keep the
+ * log's order), or in active mode the actor calls {@link #offer}; either queues the line and
+ * returns. The writer, a daemon thread named by {@link #start} and outside the session's
+ * scope, takes the lines in order, writes
  * each with its terminator and flushes whenever it has caught up, so the host sees each line
  * as soon as it is complete. It ends after {@link #close()}, once the line it is writing is
  * written and flushed (the host never gets half a line from a session that ended); if the host
@@ -154,6 +154,19 @@ final class HostOutput implements ActiveSession.HostWriter {
                 changed.awaitNanos(left);
             }
             return 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * How long the host has taken nothing while lines wait for it (counted as for {@link
+     * #awaitDelivered}); 0 when nothing waits.
+     */
+    long stalledNanos() {
+        lock.lock();
+        try {
+            return busy || !queue.isEmpty() ? System.nanoTime() - lastProgressNanos : 0;
         } finally {
             lock.unlock();
         }

@@ -1,11 +1,10 @@
 package dev.stretto.proxy.session;
 
+import dev.stretto.proxy.EndReason;
+import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.active.ActiveSession;
-import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
-import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
-import dev.stretto.trace.log.Source;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -16,7 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeUnit;
 import org.tinylog.Logger;
 
 /**
@@ -27,47 +26,56 @@ import org.tinylog.Logger;
  * opens the scope, forks, joins and tears down. The forks, each on a virtual thread:
  * <ul>
  * <li>the client pump: host input queue, then recorder, then upstream;</li>
- * <li>the upstream's end ({@link Upstream#awaitEnd()}); its return ends the session;</li>
+ * <li>the upstream pump: the server's lines ({@link ServerLines}), then recorder, then the
+ * host's output queue;</li>
+ * <li>the upstream's end ({@link Upstream#awaitEnd()}); once it returns and the upstream pump
+ * has taken every line the upstream delivered, the session ends;</li>
  * <li>the upstream's companions (the HTTP GET stream), if any;</li>
- * <li>the log writer, if the session is recorded.</li>
+ * <li>the log writer, if the session is recorded or listened to.</li>
  * </ul>
  * Outside the scope, each for a pipe that cannot be interrupted: the host's input is read by
  * {@link HostInput}'s thread, the host's output written by {@link HostOutput}'s, and a child
- * server's stdout read by the upstream's (see {@code ChildProcessUpstream}). Every line passes
- * the {@link ForwardGate} before it is forwarded: recorded first, and nothing at all once the
- * session stops. Server lines pass through {@code sinkLock}: each is recorded, then queued
- * for the host, in one step, so the log and the host see server lines in the same order
- * however many threads deliver them. Lines the upstream writes in the server's place (an
- * HTTP upstream's error answers) take the same path and are recorded as {@code proxy} entries.
+ * server's stdout (or an in-process server's output) read by the upstream's, which hands each
+ * line to {@link ServerLines}. Blocking reads of pipes hold a virtual thread's carrier, so none
+ * of them runs on one: hundreds of sessions in one JVM would take every carrier there is. Every
+ * line passes the {@link ForwardGate} before it is forwarded: recorded first, and nothing at all
+ * once the session stops. The server's lines reach the gate through one queue and one pump, so
+ * the log and the host see them in the same order however many threads deliver them. Lines the
+ * upstream writes in the server's place (an HTTP upstream's error answers) take the same path
+ * and are recorded as {@code proxy} entries.
  *
  * <p>Ending. The session ends when the upstream's end returns (after the host's input ended
- * and the server finished, or as soon as the server ends first), or when any fork fails.
+ * and the server finished, or as soon as the server ends first) and the upstream pump has
+ * passed on what the upstream delivered before it, or when any fork fails. A host that takes
+ * nothing for {@code hostStall} cannot keep it waiting: the lines it has not taken are given up.
  * The gate is then closed, so the log writer writes out every line queued and returns, the
  * upstream is aborted (nothing of the server is left), and the scope closes, which interrupts
  * what still waits. The lines queued for the host are then delivered, unless the host takes
- * none for {@code hostStall}: a host that stopped reading cannot keep the session from
- * ending. The log is complete when {@code run} returns.
+ * none for {@code hostStall}. The log is complete when {@code run} returns.
  *
  * <p>Stopping. When the thread running {@link #run()} is interrupted (the CLI does so on
  * SIGTERM, SIGINT or SIGHUP), the session stops reading: the gate closes, so no line read
  * from then on is recorded or forwarded and every line forwarded is in the log. It waits for
  * the log writer to write out what it holds, then ends the server ({@link Upstream#stop()}:
- * SIGTERM to the child's tree, SIGKILL a moment later), lets the host's output finish the line
- * it is writing, and throws {@link InterruptedException}.
+ * SIGTERM to the child's tree, SIGKILL a moment later, returning once it is gone), lets the
+ * host's output finish the line it is writing, and throws {@link InterruptedException}.
  *
  * <p>Active mode (an {@link ActiveSession}; the lines marked "active mode" below are all it
- * changes here): the server's lines go to the actor's mailbox instead of the sink above, and
- * the client pump is replaced by the active session's loops (a pump to the actor, the actor,
- * the server's writer) and a {@link TaskForks} for the actor's slow work. The actor records
- * every line through the same gate before it queues the line for a side, and queues the
- * host's lines on the same {@link HostOutput}; so ending, stopping and a host that stopped
- * reading are handled as above. The session's end is the active session's: the upstream's
- * end, then the actor's last work for the host queued.
+ * changes here): the server's lines go to the actor's mailbox instead of {@link ServerLines},
+ * and the client and upstream pumps are replaced by the active session's loops (a pump to the
+ * actor, the actor, the server's writer) and a {@link TaskForks} for the actor's slow work.
+ * The actor records every line through the same gate before it queues the line for a side,
+ * and queues the host's lines on the same {@link HostOutput}; so ending, stopping and a host
+ * that stopped reading are handled as above. The session's end is the active session's: the
+ * upstream's end, then the actor's last work for the host queued.
  */
 public final class Session {
 
     /** How long a stopping session lets the host's output finish the line it is writing. */
     private static final Duration STOP_OUTPUT_WAIT = Duration.ofSeconds(1);
+
+    /** How often the end looks at the host while the upstream pump still has lines to pass on. */
+    private static final long STALL_CHECK_MILLIS = 50;
 
     private final String name;
     private final Upstream upstream;
@@ -76,9 +84,9 @@ public final class Session {
     private final HostInput hostIn;
     private final OutputStream hostOutStream;
     private final Duration hostStall;
-    private final ReentrantLock sinkLock = new ReentrantLock();
-    // Set by run(), before any line can come.
-    private volatile HostOutput hostOut;
+    private final ServerLines serverLines = new ServerLines();
+    // Caller's thread only: server lines given up at the end, before they were recorded.
+    private int notTaken;
     // Active mode: null in passive mode.
     private final ActiveSession active;
 
@@ -116,6 +124,18 @@ public final class Session {
         this.active = active;
     }
 
+    /**
+     * How a session that ran ended.
+     *
+     * @param status  the exit status: the upstream's ({@link Upstream#awaitEnd()}), or 125 when
+     *                the session failed in the proxy itself
+     * @param reason  why it ended: {@link EndReason#HOST_CLOSED}, {@link EndReason#SERVER_EXITED}
+     *                or {@link EndReason#FAILED}
+     * @param failure what failed, for {@link EndReason#FAILED}; otherwise null
+     */
+    public record Outcome(int status, EndReason reason, Throwable failure) {
+    }
+
     /** The upstream's status, as its end returned it. */
     private record Ended(int status) {
     }
@@ -123,25 +143,23 @@ public final class Session {
     /**
      * Starts the upstream and runs the session to its end.
      *
-     * @return the exit status: the upstream's ({@link Upstream#awaitEnd()}), or 125 when the
-     *         session failed in the proxy itself (reported on stderr)
      * @throws IOException          when the upstream cannot be started (nothing was forked then)
      * @throws InterruptedException when the thread was interrupted: the session stopped (see
      *                              the class comment), with the log complete and the server ended
      */
-    public int run() throws IOException, InterruptedException {
+    public Outcome run() throws IOException, InterruptedException {
         HostOutput out = HostOutput.start(hostOutStream, name + "-stdout");
-        hostOut = out;
         boolean stopped = false;
         try {
             startUpstream();
-            int status = runScope();
-            int undelivered = out.awaitDelivered(hostStall);
+            Outcome outcome = runScope(out);
+            int undelivered = out.awaitDelivered(hostStall) + notTaken;
             if (undelivered > 0) {
                 Logger.warn("the host has not read the proxy's output for {} s; the session ends without its last {}"
-                        + " line(s) reaching the host", hostStall.toSeconds(), undelivered);
+                        + " line(s) reaching the host{}", hostStall.toSeconds(), undelivered,
+                        notTaken == 0 ? "" : " (the last " + notTaken + " not logged either)");
             }
-            return status;
+            return outcome;
         } catch (InterruptedException e) {
             stopped = true;
             throw e;
@@ -154,30 +172,31 @@ public final class Session {
         }
     }
 
+    /** The lines forwarded so far, by who wrote them; final once {@link #run()} has returned or thrown. */
+    public SessionResult.LineCounts lineCounts() {
+        return gate.counts();
+    }
+
+    /** {@link System#nanoTime()} when the server's first line was forwarded, or {@link Long#MIN_VALUE} for none yet. */
+    public long firstServerLineNanos() {
+        return gate.firstServerLineNanos();
+    }
+
     private void startUpstream() throws IOException {
         try {
             // Active mode: the server's lines go to the actor.
-            upstream.start(active != null ? active.serverSink() : new ServerLineSink() {
-                @Override
-                public void line(byte[] line, boolean newline) {
-                    toHost(Source.SERVER, line, newline);
-                }
-
-                @Override
-                public void proxyLine(byte[] line, boolean newline) {
-                    toHost(Source.PROXY, line, newline);
-                }
-            });
+            upstream.start(active != null ? active.serverSink() : serverLines);
         } catch (IOException | RuntimeException e) {
             upstream.abort();
             throw e;
         }
     }
 
-    private int runScope() throws InterruptedException {
+    private Outcome runScope(HostOutput out) throws InterruptedException {
         Subtask<Object> end = null;
         List<Subtask<Object>> others = new ArrayList<>();
         CountDownLatch logWritten = new CountDownLatch(recorderLoop == null ? 0 : 1);
+        CountDownLatch drained = new CountDownLatch(1);
         try (var scope = StructuredTaskScope.open(
                 Joiner.<Object>allUntil(s -> s.state() == Subtask.State.FAILED
                         || s.state() == Subtask.State.SUCCESS && s.get() instanceof Ended),
@@ -193,14 +212,20 @@ public final class Session {
                     }));
                 }
                 if (active == null) {
-                    end = scope.fork(() -> new Ended(upstream.awaitEnd()));
+                    end = scope.fork(() -> {
+                        int status = upstream.awaitEnd();
+                        serverLines.finish();
+                        awaitDrained(drained, out);
+                        return new Ended(status);
+                    });
+                    others.add(scope.fork(() -> new UpstreamPump(serverLines, gate, out, drained).call()));
                     others.add(scope.fork(() -> new ClientPump(hostIn, gate, upstream).call()));
                 } else {
-                    // Active mode: the actor and its loops in place of the client pump.
+                    // Active mode: the actor and its loops in place of the pumps.
                     TaskForks forks = new TaskForks(name + "-work");
                     others.add(scope.fork(() -> forks.call()));
                     end = scope.fork(() -> new Ended(active.awaitEnd(upstream)));
-                    for (Callable<Void> loop : active.loops(hostIn, upstream, hostOut, gate, forks)) {
+                    for (Callable<Void> loop : active.loops(hostIn, upstream, out, gate, forks)) {
                         others.add(scope.fork(() -> loop.call()));
                     }
                 }
@@ -212,14 +237,17 @@ public final class Session {
                 stop(logWritten);
                 throw e;
             } finally {
-                // Before the scope closes: the log writer returns once the gate (and so the
-                // recorder) is closed, and nothing of the server may outlive the session.
+                // Before the scope closes: no reader of the server's output may stay waiting for
+                // room, the log writer returns once the gate (and so the recorder) is closed, and
+                // nothing of the server may outlive the session.
+                notTaken = serverLines.close();
                 gate.close();
                 upstream.abort();
             }
         }
         if (end.state() == Subtask.State.SUCCESS) {
-            return ((Ended) end.get()).status();
+            int status = ((Ended) end.get()).status();
+            return new Outcome(status, hostIn.ended() ? EndReason.HOST_CLOSED : EndReason.SERVER_EXITED, null);
         }
         Throwable failure = end.state() == Subtask.State.FAILED ? end.exception() : null;
         for (Subtask<Object> s : others) {
@@ -227,14 +255,26 @@ public final class Session {
                 failure = s.exception();
             }
         }
+        notTaken = 0;
         Logger.error("the session failed: {}", failure == null ? "unknown cause" : describe(failure));
         Logger.debug(failure, "session failure");
-        return 125;
+        return new Outcome(125, EndReason.FAILED, failure);
+    }
+
+    // The upstream has ended: waits until the upstream pump has passed on everything it
+    // delivered, unless the host has taken nothing for hostStall meanwhile.
+    private void awaitDrained(CountDownLatch drained, HostOutput out) throws InterruptedException {
+        while (!drained.await(STALL_CHECK_MILLIS, TimeUnit.MILLISECONDS)) {
+            if (out.stalledNanos() >= hostStall.toNanos()) {
+                return;
+            }
+        }
     }
 
     // Told to stop: read nothing more, write out the log, then end the server (class comment).
     private void stop(CountDownLatch logWritten) {
         gate.close();
+        serverLines.close();
         try {
             logWritten.await();
         } catch (InterruptedException again) {
@@ -247,27 +287,5 @@ public final class Session {
     private static String describe(Throwable t) {
         String m = t.getMessage();
         return m == null ? t.getClass().getSimpleName() : m;
-    }
-
-    // The server sink: record, then queue for the host, as one step (see the class comment).
-    // The proxy's own answers in the server's place are recorded as such.
-    private void toHost(Source from, byte[] bytes, boolean newline) {
-        try {
-            sinkLock.lockInterruptibly();
-        } catch (InterruptedException e) {
-            // The session is ending: the line is dropped.
-            Thread.currentThread().interrupt();
-            return;
-        }
-        try {
-            if (gate.record(from, new Line(bytes, newline))) {
-                hostOut.write(bytes, newline);
-            }
-        } catch (InterruptedException e) {
-            // The session is ending: the line (in the log already, if admitted) is not delivered.
-            Thread.currentThread().interrupt();
-        } finally {
-            sinkLock.unlock();
-        }
     }
 }

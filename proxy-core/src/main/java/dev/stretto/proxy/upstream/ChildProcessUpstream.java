@@ -1,10 +1,13 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.ServerStderr;
 import dev.stretto.proxy.ShutdownTimings;
-import dev.stretto.proxy.io.Line;
-import dev.stretto.proxy.io.LineReader;
+import dev.stretto.proxy.UpstreamSpec;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,24 +15,23 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.tinylog.Logger;
 
 /**
- * A server run as a child process on stdio. It inherits the proxy's environment, working
- * directory and stderr; its stdin and stdout are the session's pipes.
+ * A server run as a child process on stdio, as a {@link UpstreamSpec.Command} describes it: its
+ * stdin and stdout are the session's pipes; its environment is the proxy's with the command's
+ * variables added, its working directory and stderr the command's (by default the proxy's).
  *
  * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump (in
  * active mode, the actor's server writer);
  * {@link #awaitEnd} runs as a fork of the session's scope and waits for the server's output
- * to end and for the server to exit. The server's stdout is read by a daemon thread of its
- * own, {@code stretto-server-stdout-<pid>}, outside the scope, because a read of a pipe
- * cannot be interrupted: it hands each line to the sink and ends at the end of the output,
- * which comes once the server and every process holding its stdout have ended (the session
- * ends them all before it returns). Only a holder the proxy cannot find (with no {@link
- * Subreaper}, a process the server detached) keeps it blocked until that holder ends; it then
- * hands on nothing more, the session being over. {@link #abort} and {@link #stop} may come
- * from any thread.
+ * to end and for the server to exit. The server's stdout is read by an {@link OutputReader},
+ * a daemon thread {@code stretto-server-stdout-<pid>} outside the scope: it hands each line to
+ * the sink and ends at the end of the output, which comes once the server and every process
+ * holding its stdout have ended (the session ends them all before it returns). Only a holder
+ * the proxy cannot find (with no {@link ChildReaper}, a process the server detached) keeps it
+ * blocked until that holder ends; it then hands on nothing more, the session being over.
+ * {@link #abort} and {@link #stop} may come from any thread.
  *
  * <p>Ending. When the host closes its input, the child's stdin is closed. A child that then
  * does not exit (or one that closed its stdout but keeps running) gets the shutdown ladder:
@@ -50,34 +52,31 @@ public final class ChildProcessUpstream implements Upstream {
     static final Duration STOP_TERM_GRACE = Duration.ofSeconds(1);
 
     private static final java.util.regex.Pattern ERRNO = java.util.regex.Pattern.compile("error(?:=|: )(\\d+)");
-    private final List<String> argv;
+    private final UpstreamSpec.Command command;
     private final String searchPath;
     private final ShutdownTimings timings;
-    private final Subreaper subreaper;
+    private final ChildReaper subreaper;
     private final AtomicBoolean ladderStarted = new AtomicBoolean();
     private final AtomicBoolean inputBroken = new AtomicBoolean();
-    private final CompletableFuture<Void> outputEnded = new CompletableFuture<>();
-    // Lines the stdout reader has handed on, and whether it is handing one on right now
-    // (waiting for a host that reads slowly, or not at all).
-    private final AtomicLong handedOn = new AtomicLong();
-    private volatile boolean handingOn;
     // Set once by start(), before any other method runs.
     private Process process;
     private ProcessTree tree;
-    private ServerLineSink toHost;
+    private OutputReader output;
+    private StderrDrain stderr;
     // Client pump only.
     private OutputStream stdin;
 
     /**
-     * A child that will run {@code argv}.
+     * A child that will run {@code command}.
      *
      * @param searchPath the PATH the command is looked up on, named in the error when it is
      *                   not found; null when unknown
      * @param subreaper  how orphans the server leaves behind are found (inactive unless the
      *                   program made this JVM a child subreaper)
      */
-    public ChildProcessUpstream(List<String> argv, String searchPath, ShutdownTimings timings, Subreaper subreaper) {
-        this.argv = List.copyOf(argv);
+    public ChildProcessUpstream(UpstreamSpec.Command command, String searchPath, ShutdownTimings timings,
+                                ChildReaper subreaper) {
+        this.command = command;
         this.searchPath = searchPath;
         this.timings = timings;
         this.subreaper = subreaper;
@@ -85,38 +84,55 @@ public final class ChildProcessUpstream implements Upstream {
 
     @Override
     public void start(ServerLineSink toHost) throws IOException {
+        List<String> argv = command.argv();
         ProcessBuilder pb = new ProcessBuilder(argv)
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
+                .redirectError(stderrRedirect());
+        if (!command.environment().isEmpty()) {
+            pb.environment().putAll(command.environment());
+        }
+        Path dir = command.directory();
+        if (dir != null) {
+            if (!Files.isDirectory(dir)) {
+                throw new UpstreamStartException("cannot start the server: its working directory " + dir
+                        + (Files.exists(dir) ? " is not a directory" : " does not exist"), null);
+            }
+            pb.directory(dir.toFile());
+        }
         try {
             process = subreaper.start(pb);
         } catch (IOException e) {
             throw new UpstreamStartException(startFailure(argv.getFirst(), e), e);
         }
-        this.toHost = toHost;
+        if (command.stderr() instanceof ServerStderr.ToStream(OutputStream out)) {
+            stderr = StderrDrain.start(process.getErrorStream(), out, "stretto-server-stderr-" + process.pid());
+        }
         this.tree = new ProcessTree(process.toHandle(), subreaper);
         this.stdin = process.getOutputStream();
-        Thread.ofPlatform().daemon().name("stretto-server-stdout-" + process.pid()).start(this::readOutput);
+        // A read that fails means the pipe broke under it (the child was destroyed): its output is over.
+        this.output = OutputReader.start(process.getInputStream(), toHost, "stretto-server-stdout-" + process.pid());
     }
 
-    // The stdout reader (see the class comment).
-    private void readOutput() {
-        LineReader reader = new LineReader(process.getInputStream());
-        try {
-            Line line;
-            while ((line = reader.next()) != null) {
-                handingOn = true;
-                toHost.line(line.bytes(), line.terminated());
-                handingOn = false;
-                handedOn.incrementAndGet();
-            }
-        } catch (IOException e) {
-            // The pipe broke under the read (the child was destroyed): its output is over.
-            Logger.debug("server output ended: {}", e.getMessage());
-        } finally {
-            outputEnded.complete(null);
+    // if/instanceof, not a pattern switch, whose bootstrap would cost start-up.
+    private ProcessBuilder.Redirect stderrRedirect() throws UpstreamStartException {
+        ServerStderr choice = command.stderr();
+        if (choice instanceof ServerStderr.Discard) {
+            return ProcessBuilder.Redirect.DISCARD;
         }
+        if (choice instanceof ServerStderr.ToStream) {
+            return ProcessBuilder.Redirect.PIPE;
+        }
+        if (choice instanceof ServerStderr.AppendTo(Path file)) {
+            // Opened here first, so that a file that cannot be is named as such, not as the program.
+            try (OutputStream probe = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+                return ProcessBuilder.Redirect.appendTo(file.toFile());
+            } catch (IOException e) {
+                throw new UpstreamStartException("cannot start the server: its stderr file " + file
+                        + " cannot be opened: " + dev.stretto.proxy.record.Retention.describe(e), e);
+            }
+        }
+        return ProcessBuilder.Redirect.INHERIT;
     }
 
     /** The message for a child that could not be started; names the command and the PATH searched. */
@@ -177,17 +193,20 @@ public final class ChildProcessUpstream implements Upstream {
     @Override
     public int awaitEnd() throws InterruptedException {
         try {
-            CompletableFuture.anyOf(outputEnded, process.onExit()).get();
+            CompletableFuture.anyOf(output.ended(), process.onExit()).get();
         } catch (ExecutionException cannotHappen) {
             // Neither ever completes exceptionally.
         }
-        if (!outputEnded.isDone()) {
+        if (!output.ended().isDone()) {
             awaitRestOfOutput();
         } else if (process.isAlive()) {
             stopAfterGrace("its output closed");
         }
         int status = process.waitFor();
         tree.end(timings.termGrace());
+        if (stderr != null && !stderr.awaitEnd(EXIT_GRACE)) {
+            Logger.debug("the server's stderr is still open: a process the proxy cannot find holds it");
+        }
         return status;
     }
 
@@ -205,14 +224,14 @@ public final class ChildProcessUpstream implements Upstream {
         }
         Logger.debug("the server exited but its output is still open; ending what is left of its tree");
         tree.end(timings.termGrace());
-        long seen = handedOn.get();
+        long seen = output.handedOn();
         long lastProgress = System.nanoTime();
         while (!awaitOutputEnd(EXIT_GRACE)) {
-            long now = handedOn.get();
+            long now = output.handedOn();
             if (now != seen) {
                 seen = now;
                 lastProgress = System.nanoTime();
-            } else if (!handingOn) {
+            } else if (!output.handingOn()) {
                 Logger.warn("the server exited, but a process it started (and the proxy cannot find) still holds"
                         + " its output open; the session ends without it");
                 return;
@@ -224,7 +243,7 @@ public final class ChildProcessUpstream implements Upstream {
 
     private boolean awaitOutputEnd(Duration timeout) throws InterruptedException {
         try {
-            outputEnded.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            output.ended().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
             return false;

@@ -1,14 +1,17 @@
 package dev.stretto.proxy.upstream;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.tinylog.Logger;
 
 /**
  * A child process and every descendant seen while it ran, and, when this JVM is a child
@@ -16,20 +19,39 @@ import java.util.concurrent.TimeoutException;
  * exited). Descendants are remembered when they are signalled, because once the child is gone
  * its orphans can no longer be found through it; ending the tree forcibly then still reaches
  * them. Thread-safe.
+ *
+ * <p>Whoever ends the tree waits until it is gone: dead, not merely signalled. The JDK calls a
+ * process alive until it has been reaped, and a process that died is a zombie until its parent
+ * collects it: the JDK does so at once for the child it started, but the child's own children
+ * are collected by whoever inherits them (init, which in a container may take a second), so a
+ * zombie counts as gone ({@link #isGone}).
  */
 final class ProcessTree {
+
+    /** The most {@link #kill()} waits for SIGKILLed processes to be gone (they go at once, bar a stuck kernel call). */
+    static final Duration KILL_WAIT = Duration.ofSeconds(5);
+
+    // How often a zombie (which the JDK calls alive, and whose onExit never completes while
+    // its parent lives) is looked at again while the tree is waited for.
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
     private final ProcessHandle root;
-    private final Subreaper subreaper;
+    private final ChildReaper subreaper;
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
 
-    ProcessTree(ProcessHandle root, Subreaper subreaper) {
+    ProcessTree(ProcessHandle root, ChildReaper subreaper) {
         this.root = root;
         this.subreaper = subreaper;
     }
 
     /** The child and its descendants now alive, remembered for later. */
     private List<ProcessHandle> members() {
-        root.descendants().forEach(seen::add);
+        // Once the child has exited its children belong to another parent, so a scan of every
+        // process on the machine (which is what descendants() is) would find nothing; with
+        // hundreds of sessions in one JVM it would make each session's end cost them all.
+        if (root.isAlive()) {
+            root.descendants().forEach(seen::add);
+        }
         seen.addAll(subreaper.orphans());
         List<ProcessHandle> all = new ArrayList<>();
         all.add(root);
@@ -49,23 +71,71 @@ final class ProcessTree {
         members().forEach(ProcessHandle::destroy);
     }
 
-    /** Ends the whole tree at once (SIGKILL on POSIX). */
+    /**
+     * Ends the whole tree at once (SIGKILL on POSIX) and returns once all of it is gone, or
+     * after {@link #KILL_WAIT}. Not interruptible: a caller that is being stopped must still
+     * see the tree gone when this returns (the interrupt status is kept).
+     */
     void kill() {
-        members().forEach(ProcessHandle::destroyForcibly);
+        List<ProcessHandle> all = members();
+        all.forEach(ProcessHandle::destroyForcibly);
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + KILL_WAIT.toNanos();
+        while (true) {
+            try {
+                if (!awaitGone(all, deadline)) {
+                    Logger.debug("some of the server's processes were still there {} after SIGKILL", KILL_WAIT);
+                }
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
-    /** True when the child and every remembered descendant have ended within {@code timeout}. */
+    /** True when the child and every remembered descendant are gone within {@code timeout}. */
     boolean awaitAllExited(Duration timeout) throws InterruptedException {
         List<ProcessHandle> all = new ArrayList<>(seen);
         all.add(root);
-        CompletableFuture<?>[] exits = all.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
-        try {
-            CompletableFuture.allOf(exits).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return awaitGone(all, System.nanoTime() + timeout.toNanos());
+    }
+
+    private static boolean awaitGone(List<ProcessHandle> all, long deadline) throws InterruptedException {
+        for (ProcessHandle h : all) {
+            while (!isGone(h)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    h.onExit().get(Math.min(left, POLL_NANOS), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // Not yet reaped: look again.
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@code h} has ended: the JDK no longer sees it alive, or it is a zombie (dead,
+     * waiting for its parent to collect it; told by its state in {@code /proc}, where there is one).
+     */
+    static boolean isGone(ProcessHandle h) {
+        if (!h.isAlive()) {
             return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (ExecutionException e) {
-            return all.stream().noneMatch(ProcessHandle::isAlive);
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(h.pid()), "stat"));
+            // "pid (comm) S ...": the name may hold anything, so the state follows its last ')'.
+            int close = stat.lastIndexOf(')');
+            return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 'Z';
+        } catch (IOException | RuntimeException e) {
+            // Gone since (the file went with it), or no /proc here: the JDK's word stands.
+            return !h.isAlive();
         }
     }
 
@@ -76,7 +146,8 @@ final class ProcessTree {
 
     /**
      * Ends whatever is left of the tree: SIGTERM to every member still alive, and SIGKILL to
-     * those still alive {@code termGrace} later. Returns at once when nothing is left.
+     * those still alive {@code termGrace} later. Returns at once when nothing is left, else
+     * once all of it is gone.
      */
     void end(Duration termGrace) throws InterruptedException {
         List<ProcessHandle> alive = members().stream().filter(ProcessHandle::isAlive).toList();

@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * The server end of one session: a child process on stdio, or a Streamable HTTP endpoint.
+ * The server end of one session: a child process on stdio, a Streamable HTTP endpoint, or a
+ * server in the same JVM behind a pair of streams. Lines the server sends go to the session's
+ * {@link ServerLineSink}, a bounded queue that the session's upstream pump empties (in active
+ * mode, the actor's mailbox), from whatever thread reads them.
  *
  * <p>Threads and ownership: the Session calls {@link #start} once, before it forks anything.
  * {@link #send} and {@link #endOfInput} are then called by one thread only, in the order the

@@ -71,7 +71,7 @@ class ActiveByteExactnessTest {
                 .build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status = assertTimeoutPreemptively(Duration.ofSeconds(60),
-                () -> Proxy.run(config, new ByteArrayInputStream(input), out));
+                () -> Proxy.run(config, new ByteArrayInputStream(input), out).exitStatus());
         assertEquals(0, status);
         assertArrayEquals(input, out.toByteArray());
 

@@ -75,7 +75,7 @@ class ActiveEndingTest {
                 }
             }
         };
-        FutureTask<Integer> session = new FutureTask<>(() -> Proxy.run(config, endless, received));
+        FutureTask<Integer> session = new FutureTask<>(() -> Proxy.run(config, endless, received).exitStatus());
         Thread runner = Thread.ofPlatform().start(session);
         for (int i = 0; i < 50; i++) {
             assertTrue(newlines.poll(10, TimeUnit.SECONDS) != null, "lines stopped flowing");
@@ -137,7 +137,7 @@ class ActiveEndingTest {
                 return -1;
             }
         };
-        int status = assertTimeoutPreemptively(LIMIT, () -> Proxy.run(config, openInput, stuck));
+        int status = assertTimeoutPreemptively(LIMIT, () -> Proxy.run(config, openInput, stuck).exitStatus());
         assertEquals(4, status, "the server's status, although the host took nothing");
         List<LogEntry> server = SessionLog.read(onlyLog(tmp)).entries().stream()
                 .filter(e -> e.from() == Source.SERVER).toList();

@@ -38,7 +38,7 @@ class ActiveLoadTest {
                 .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).commit(true).build()).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status = assertTimeoutPreemptively(Duration.ofSeconds(120), () -> Proxy.run(config,
-                new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)), out));
+                new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)), out).exitStatus());
         assertEquals(0, status);
 
         Set<Integer> answered = new HashSet<>();

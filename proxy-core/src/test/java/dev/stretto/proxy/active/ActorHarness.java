@@ -34,7 +34,7 @@ final class ActorHarness implements AutoCloseable {
                 checks != null ? checks : ActiveSession.checksOf(mode, nanos::get), answers);
         host = LiveHost.start((in, out) -> {
             try (HostInput input = HostInput.start(in, "test-host-stdin")) {
-                return new Session("test-session", server, log, null, input, out, HOST_STALL, active).run();
+                return new Session("test-session", server, log, null, input, out, HOST_STALL, active).run().status();
             }
         });
     }

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.active;
 
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.testing.ChildJvm;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ final class Demo {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-preview",
                 "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), "dev.stretto.demo.DemoMain"));
+                "-cp", ChildJvm.classPath(), "dev.stretto.demo.DemoMain"));
         command.addAll(List.of(args));
         return command;
     }

@@ -48,7 +48,7 @@ final class LiveHost implements AutoCloseable {
 
     /** A host for {@code Proxy.run(config, ...)}. */
     static LiveHost start(ProxyConfig config) {
-        return start((in, out) -> Proxy.run(config, in, out));
+        return start((in, out) -> Proxy.run(config, in, out).exitStatus());
     }
 
     /** A host for any session runner. */

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.http;
 
+import dev.stretto.proxy.HeaderSpec;
 import static dev.stretto.proxy.http.FakeMcpServer.json;
 import static dev.stretto.proxy.http.FakeMcpServer.sse;
 import static dev.stretto.proxy.http.FakeMcpServer.status;

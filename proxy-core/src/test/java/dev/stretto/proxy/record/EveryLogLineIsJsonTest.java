@@ -59,7 +59,8 @@ class EveryLogLineIsJsonTest {
         String header = LogHeader.of("s", 1, List.of("srv"), null, null, null).toJson();
         OutputStream out = new FileOutputStream(file.toFile());
         out.write((header + "\n").getBytes(StandardCharsets.UTF_8));
-        LogWriter writer = new LogWriter(file, out, System::nanoTime, System.nanoTime());
+        LogWriter writer = new LogWriter(file, out, System::nanoTime, System.nanoTime(), LogWriter.DEFAULT_CAPACITY, () -> {
+        });
         Thread thread = Thread.ofVirtual().start(writer::call);
         for (int k = 0; k < inputs.size(); k++) {
             writer.record(k % 2 == 0 ? Source.CLIENT : Source.SERVER, new Line(inputs.get(k), k % 7 != 0));

@@ -9,31 +9,38 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.function.Function;
+import dev.stretto.trace.log.LogHeader;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SessionLogFileTest {
 
-    private static final Function<String, String> HEADER = id -> "{\"session\":\"" + id + "\"}";
+    private static LogHeader header(String id) {
+        return LogHeader.of(id, 1, List.of("srv"), null, null, null);
+    }
 
     @Test
-    void createsTheDirectoryAndAnOwnerOnlyFileThatStartsWithItsHeader(@TempDir Path tmp) throws Exception {
+    void createsTheDirectoryAndAnOwnerOnlyFileThatTheSinkStartsWithItsHeader(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("a/b");
-        SessionLogFile f = SessionLogFile.create(dir, "20260923T212000.123Z-4242", HEADER);
+        SessionLogFile f = SessionLogFile.create(dir, "20260923T212000.123Z-4242");
+        assertEquals("", Files.readString(f.path()));
+        LogFileSink sink = new LogFileSink(f);
+        sink.open(header(f.session()));
         f.out().write("next\n".getBytes(StandardCharsets.UTF_8));
-        f.out().close();
+        sink.close();
         assertEquals(dir.resolve("20260923T212000.123Z-4242.jsonl"), f.path());
         assertEquals("20260923T212000.123Z-4242", f.session());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path())));
-        assertEquals("{\"session\":\"20260923T212000.123Z-4242\"}\nnext\n", Files.readString(f.path()));
+        assertEquals("{\"stretto_mcp_log\":2,\"session\":\"20260923T212000.123Z-4242\",\"started_unix_ms\":1,"
+                + "\"server_command\":[\"srv\"],\"domain\":null,\"agent_model\":null}\nnext\n", Files.readString(f.path()));
     }
 
     /** Issue 7: the directories were made with the umask's mode, 0777 under umask 000. */
     @Test
     void theDirectoriesItCreatesAreForTheOwnerOnly(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("a/b");
-        SessionLogFile.create(dir, "x", HEADER).out().close();
+        SessionLogFile.create(dir, "x").out().close();
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("a"))));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
     }
@@ -41,17 +48,17 @@ class SessionLogFileTest {
     @Test
     void aDirectoryThatExistsKeepsItsMode(@TempDir Path tmp) throws Exception {
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-x---"));
-        SessionLogFile.create(tmp, "x", HEADER).out().close();
+        SessionLogFile.create(tmp, "x").out().close();
         assertEquals("rwxr-x---", PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp)));
     }
 
     @Test
-    void aHeaderThatCannotBeWrittenLeavesNoFile(@TempDir Path tmp) {
-        SessionLogFile.HeaderNotWritten e = assertThrows(SessionLogFile.HeaderNotWritten.class,
-                () -> SessionLogFile.create(tmp, "x", id -> {
-                    throw new IllegalStateException("no header today");
-                }));
-        assertEquals("no header today", e.getMessage());
+    void aHeaderThatCannotBeWrittenLeavesNoFile(@TempDir Path tmp) throws Exception {
+        SessionLogFile f = SessionLogFile.create(tmp, "x");
+        f.out().close();
+        LogFileSink.HeaderNotWritten e = assertThrows(LogFileSink.HeaderNotWritten.class,
+                () -> new LogFileSink(f).open(header("x")));
+        assertEquals("Stream Closed", e.getMessage());
         assertFalse(Files.exists(tmp.resolve("x.jsonl")));
     }
 
@@ -59,7 +66,7 @@ class SessionLogFileTest {
     void neverOpensAnExistingFile(@TempDir Path tmp) throws Exception {
         Path taken = tmp.resolve("id.jsonl");
         Files.writeString(taken, "someone else's log\n");
-        SessionLogFile f = SessionLogFile.create(tmp, "id", HEADER);
+        SessionLogFile f = SessionLogFile.create(tmp, "id");
         f.out().close();
         assertEquals("id-1", f.session());
         assertEquals(tmp.resolve("id-1.jsonl"), f.path());
@@ -68,7 +75,7 @@ class SessionLogFileTest {
 
     @Test
     void discardDeletesTheFile(@TempDir Path tmp) throws Exception {
-        SessionLogFile f = SessionLogFile.create(tmp, "x", HEADER);
+        SessionLogFile f = SessionLogFile.create(tmp, "x");
         assertTrue(Files.exists(f.path()));
         f.discard();
         assertFalse(Files.exists(f.path()));

@@ -100,7 +100,7 @@ class SessionTest {
     private int run(Upstream up, InputStream in, ByteArrayOutputStream out) {
         return assertTimeoutPreemptively(LIMIT, () -> {
             try (HostInput input = HostInput.start(in, "test-stdin")) {
-                return new Session("test-session", up, recorder, null, input, out, java.time.Duration.ofSeconds(5)).run();
+                return new Session("test-session", up, recorder, null, input, out, java.time.Duration.ofSeconds(5)).run().status();
             }
         });
     }
@@ -202,7 +202,7 @@ class SessionTest {
         int status = assertTimeoutPreemptively(LIMIT, () -> {
             try (HostInput input = HostInput.start(hostThatNeverCloses(), "test-stdin")) {
                 return new Session("test-session", talksAndQuits, recorder, null, input, stuck,
-                        Duration.ofMillis(200)).run();
+                        Duration.ofMillis(200)).run().status();
             }
         });
         assertEquals(4, status, "the server's status, although the host took nothing");

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.ShutdownTimings;
+import dev.stretto.proxy.UpstreamSpec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -22,7 +22,7 @@ class ChildProcessUpstreamTest {
     private final BlockingQueue<String> fromServer = new LinkedBlockingQueue<>();
 
     private ChildProcessUpstream start(String script) throws Exception {
-        ChildProcessUpstream up = new ChildProcessUpstream(List.of("sh", "-c", script), "/usr/bin:/bin", QUICK, new Subreaper());
+        ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("sh", "-c", script), "/usr/bin:/bin", QUICK, new ChildReaper());
         up.start((line, newline) -> fromServer.add(new String(line, StandardCharsets.UTF_8)));
         return up;
     }
@@ -113,8 +113,8 @@ class ChildProcessUpstreamTest {
 
     @Test
     void aCommandThatIsNotFoundNamesTheCommandAndThePathSearched() {
-        ChildProcessUpstream up = new ChildProcessUpstream(List.of("stretto-no-such-server", "--x"),
-                "/nowhere/bin:/also/not", QUICK, new Subreaper());
+        ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("stretto-no-such-server", "--x"),
+                "/nowhere/bin:/also/not", QUICK, new ChildReaper());
         UpstreamStartException e = assertThrows(UpstreamStartException.class, () -> up.start((l, n) -> {
         }));
         assertEquals("cannot start the server: command not found: stretto-no-such-server"
@@ -123,7 +123,7 @@ class ChildProcessUpstreamTest {
 
     @Test
     void aMissingPathIsNamedAsAFile() {
-        ChildProcessUpstream up = new ChildProcessUpstream(List.of("/nowhere/server"), "/bin", QUICK, new Subreaper());
+        ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("/nowhere/server"), "/bin", QUICK, new ChildReaper());
         UpstreamStartException e = assertThrows(UpstreamStartException.class, () -> up.start((l, n) -> {
         }));
         assertEquals("cannot start the server: no such file: /nowhere/server", e.getMessage());

@@ -22,28 +22,15 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.tinylog.Logger;
 
 /**
- * Makes this JVM a child subreaper (Linux, {@code prctl(PR_SET_CHILD_SUBREAPER)}, called
- * through the FFM API): a process a server leaves behind when its parent exits (a background
- * job of a shell that exited, a daemon that detached itself) is then re-parented to this JVM
- * instead of to init, so the session can still find it and end it with the server's tree.
- *
- * <p>This is a setting of the whole process, so proxy-core never enables it by itself: the
- * {@code stretto-proxy} command does, and a program that embeds the proxy may opt in by
- * creating one instance, calling {@link #enable()} and passing it to every session's
- * configuration ({@code ProxyConfig.Builder.subreaper}). While it is active, every child of
- * the JVM that was not started through it counts as a process some server left behind: opt in
- * only in a program whose child processes are all started by proxy sessions.
- *
- * <p>Orphans re-parented to the JVM stay zombies after they exit until someone waits for
- * them; the JDK only waits for the processes it started. So the orphans found here (when a
- * session ends a tree, or at {@link #reapOrphans()}) are reaped, each by its own pid ({@code
- * waitpid(pid, WNOHANG)}) once it has exited, and never a process the JDK started: the
- * server's exit status stays the JDK's to collect.
- *
- * <p>Where the setting is not available (not Linux, or prctl fails) {@link #enable()} says so
- * at debug level and everything goes on as without it. Thread-safe.
+ * What {@link dev.stretto.proxy.Subreaper} does (see it for what a child subreaper is and when
+ * to opt in): makes this JVM one ({@code prctl(PR_SET_CHILD_SUBREAPER)} through the FFM API),
+ * starts the sessions' servers so that they are never taken for orphans, finds the orphans
+ * re-parented to the JVM, and reaps each once it has exited, by its own pid ({@code
+ * waitpid(pid, WNOHANG)}), never a process the JDK started (the server's exit status stays the
+ * JDK's to collect). Where the setting is not available (not Linux, or prctl fails) {@link
+ * #enable()} says so at debug level and everything goes on as without it. Thread-safe.
  */
-public final class Subreaper {
+public final class ChildReaper {
     private static final int PR_SET_CHILD_SUBREAPER = 36;
     private static final int WNOHANG = 1;
 
@@ -56,17 +43,11 @@ public final class Subreaper {
     // Made on first use: creating a downcall handle costs a noticeable part of start-up.
     private volatile MethodHandle waitpid;
 
-    /** A subreaper that is not yet active: {@link #enable()} makes it so. */
-    public Subreaper() {
+    /** One that is not yet active: {@link #enable()} makes it so. */
+    public ChildReaper() {
     }
 
-    /**
-     * Makes this JVM a child subreaper. Takes a moment the first time (the FFM linker starts
-     * up), so a program that cares about its start-up may call it on a thread of its own:
-     * until it returns, sessions simply work as without it.
-     *
-     * @return true when the JVM is now a child subreaper
-     */
+    /** See {@link dev.stretto.proxy.Subreaper#enable()}. */
     public boolean enable() {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             Logger.debug("not a child subreaper: only Linux has them; processes a server leaves behind"
@@ -105,13 +86,7 @@ public final class Subreaper {
         return active;
     }
 
-    /**
-     * Reaps the processes re-parented to this JVM that have exited, and watches the others so
-     * that each is reaped as it exits. Sessions do this whenever they end a server's tree; a
-     * program whose servers keep detaching short-lived processes calls it now and then as
-     * well (the CLI does, every few seconds), or their zombies wait for the session's end.
-     * Does nothing unless active.
-     */
+    /** See {@link dev.stretto.proxy.Subreaper#reapOrphans()}. */
     public void reapOrphans() {
         orphans();
     }

@@ -1,4 +1,4 @@
-package dev.stretto.proxy.http;
+package dev.stretto.proxy;
 
 import java.util.Locale;
 import java.util.Objects;

@@ -1,0 +1,231 @@
+package dev.stretto.proxy;
+
+import dev.stretto.proxy.active.ActiveMode;
+import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.judge.ConfirmLogFile;
+import dev.stretto.proxy.oracle.OracleCache;
+import dev.stretto.proxy.record.LogFileSink;
+import dev.stretto.proxy.record.LogWriter;
+import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.record.Retention;
+import dev.stretto.proxy.record.SessionId;
+import dev.stretto.proxy.record.SessionLogFile;
+import dev.stretto.proxy.session.HostInput;
+import dev.stretto.proxy.session.Session;
+import dev.stretto.proxy.http.HttpUpstream;
+import dev.stretto.proxy.upstream.ChildProcessUpstream;
+import dev.stretto.proxy.upstream.StreamUpstream;
+import dev.stretto.proxy.upstream.Upstream;
+import dev.stretto.trace.log.LogHeader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.tinylog.Logger;
+
+/**
+ * One run of {@link Proxy#run}, once {@link PreviewCheck} has passed: prepares the recording
+ * (the log file, the program's sinks, the listener) and the upstream, runs the {@link Session},
+ * and makes its {@link SessionResult}.
+ */
+final class ProxySession {
+
+    /** The exit status of a session that was interrupted, as shells report a command stopped by SIGINT. */
+    static final int INTERRUPTED_STATUS = 130;
+
+    private ProxySession() {
+    }
+
+    /** See {@link Proxy#run}. */
+    static SessionResult run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
+            throws ProxyStartException, InterruptedException {
+        Instant started = config.clock().instant();
+        long startNanos = System.nanoTime();
+        long pid = ProcessHandle.current().pid();
+        // With a log file, its name keeps the id unique (and plain, as the reference has it).
+        String sessionId = config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
+        // Active mode: --context names a file in the host's world, as --record does.
+        ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
+                : config.active().withContext(hostPath(config.host(), config.active().context(), "context file", "file"));
+        // Flows: --flow-log names a file in the host's world too, and so does --confirm-log.
+        if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() != null) {
+            activeMode = activeMode.withFlow(activeMode.flow().withLog(hostPath(config.host(), activeMode.flow().log(),
+                    "flow log", "file")));
+        }
+        if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() != null) {
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(hostPath(config.host(),
+                    activeMode.judge().log(), "confirm log", "file")));
+        }
+
+        List<RecordingSink> sinks = new ArrayList<>();
+        Path logPath = null;
+        if (config.recordDir() != null) {
+            Path dir = hostPath(config.host(), config.recordDir(), "record directory", "directory");
+            Retention.Outcome retention = config.retainDays() == null ? null
+                    : Retention.apply(dir, config.retainDays(), started);
+            SessionLogFile logFile;
+            try {
+                logFile = SessionLogFile.create(dir, sessionId);
+            } catch (IOException e) {
+                throw new ProxyStartException("cannot create the session log in " + dir + ": " + Retention.describe(e), e);
+            }
+            sessionId = logFile.session();
+            LogFileSink fileSink = new LogFileSink(logFile);
+            try {
+                fileSink.open(header(config, sessionId, started));
+                sinks.add(fileSink);
+                logPath = logFile.path();
+                Logger.info("recording to {}", logPath);
+            } catch (LogFileSink.HeaderNotWritten e) {
+                // A log without its header is no log: the session goes on unrecorded.
+                Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
+                        + " goes on", dir, e.getMessage());
+            }
+            if (retention != null) {
+                int days = config.retainDays();
+                Logger.info("--retain-days {}: deleted {} under {}", days, retention.deleted() == 1 ? "1 log file"
+                        : retention.deleted() + " log files", dir);
+                retention.problems().forEach(Logger::warn);
+            }
+        }
+        // --retain-days also prunes the answers of the oracle the session asks (formats 11.1).
+        OracleCache answers = activeMode == null || activeMode.oracle() == null ? null
+                : activeMode.oracle().cacheInUse().orElse(null);
+        if (config.retainDays() != null && answers != null) {
+            Retention.Outcome pruned = answers.prune(config.retainDays(), started);
+            Logger.info("--retain-days {}: deleted {} under {}", config.retainDays(), pruned.deleted() == 1
+                    ? "1 oracle answer" : pruned.deleted() + " oracle answers", answers.directory());
+            pruned.problems().forEach(Logger::warn);
+        }
+        openSinks(config, sessionId, started, sinks);
+        // Flows: without --flow-log, the flow log goes next to the session log (none unrecorded);
+        // the judge's confirm log likewise.
+        if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() == null && logPath != null) {
+            activeMode = activeMode.withFlow(activeMode.flow().withLog(FlowLogFile.besideSessionLog(logPath)));
+        }
+        if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() == null && logPath != null) {
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(ConfirmLogFile.besideSessionLog(logPath)));
+        }
+
+        LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null
+                : new LogWriter(sinks, config.listener(), System::nanoTime, startNanos, config.upstream().secretValues());
+        Upstream upstream = upstreamFor(config);
+        Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
+        String name = "stretto-session-" + sessionId;
+        // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
+        ActiveSession active = activeMode == null ? null
+                : new ActiveSession(activeMode, header(config, sessionId, started), System::nanoTime, startNanos);
+        try (HostInput input = HostInput.start(hostIn, name + "-stdin")) {
+            Session session = new Session(name, upstream, recorder, logWriter, input, hostOut,
+                    config.shutdown().hostStall(), active);
+            SessionResult result;
+            try {
+                Session.Outcome outcome = session.run();
+                result = result(outcome.status(), outcome.reason(), outcome.failure(), sessionId, logPath, session,
+                        started, startNanos);
+            } catch (IOException e) {
+                sinks.forEach(ProxySession::discard);
+                String message = e instanceof dev.stretto.proxy.upstream.UpstreamStartException
+                        ? e.getMessage() : "cannot start the server: " + Retention.describe(e);
+                throw new ProxyStartException(message, e);
+            } catch (InterruptedException e) {
+                tellEnded(config.listener(), result(INTERRUPTED_STATUS, EndReason.INTERRUPTED, null, sessionId, logPath,
+                        session, started, startNanos));
+                throw e;
+            }
+            tellEnded(config.listener(), result);
+            return result;
+        }
+    }
+
+    private static LogHeader header(ProxyConfig config, String sessionId, Instant started) {
+        return LogHeader.of(sessionId, started.toEpochMilli(), config.upstream().loggedCommand(), config.domain(),
+                config.agentModel(), config.host().hostSession());
+    }
+
+    // The program's own sinks, after the log file (whose name may have changed the session id).
+    private static void openSinks(ProxyConfig config, String sessionId, Instant started, List<RecordingSink> sinks)
+            throws ProxyStartException {
+        if (config.sinks().isEmpty()) {
+            return;
+        }
+        LogHeader header = header(config, sessionId, started);
+        for (RecordingSink sink : config.sinks()) {
+            try {
+                sink.open(header);
+            } catch (IOException | RuntimeException e) {
+                sinks.forEach(ProxySession::discard);
+                throw new ProxyStartException("cannot start recording to " + LogWriter.name(sink) + ": "
+                        + (e instanceof IOException io ? Retention.describe(io) : String.valueOf(e.getMessage())), e);
+            }
+            sinks.add(sink);
+        }
+    }
+
+    private static void discard(RecordingSink sink) {
+        try {
+            sink.discard();
+        } catch (IOException | RuntimeException e) {
+            Logger.debug(e, "discarding {} failed", sink);
+        }
+    }
+
+    private static SessionResult result(int status, EndReason reason, Throwable failure, String sessionId, Path logPath,
+                                        Session session, Instant started, long startNanos) {
+        long now = System.nanoTime();
+        long firstServerLine = session.firstServerLineNanos();
+        return new SessionResult(status, reason, failure, sessionId, logPath, session.lineCounts(), started,
+                Duration.ofNanos(now - startNanos),
+                firstServerLine == Long.MIN_VALUE ? null : Duration.ofNanos(firstServerLine - startNanos));
+    }
+
+    private static void tellEnded(SessionListener listener, SessionResult result) {
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.ended(result);
+        } catch (RuntimeException e) {
+            Logger.warn("the session listener failed at the end of the session ({})", e.getMessage());
+            Logger.debug(e, "listener failure");
+        }
+    }
+
+    /**
+     * The upstream for the configuration's {@link UpstreamSpec}: the one place where each
+     * kind of server is turned into its {@link Upstream}. A new kind of spec gets its branch
+     * here. (Not a pattern switch: its first bootstrap costs about 100 ms of start-up.)
+     */
+    static Upstream upstreamFor(ProxyConfig config) {
+        UpstreamSpec spec = config.upstream();
+        if (spec instanceof UpstreamSpec.Command c) {
+            return new ChildProcessUpstream(c, config.host().path(), config.shutdown(), config.subreaper().reaper());
+        }
+        if (spec instanceof UpstreamSpec.Http h) {
+            return new HttpUpstream(h.endpoint(), h.headers());
+        }
+        if (spec instanceof UpstreamSpec.Streams s) {
+            return new StreamUpstream(s.name(), s.fromServer(), s.toServer(), config.shutdown());
+        }
+        throw new IllegalArgumentException("no upstream for " + spec.getClass().getName());
+    }
+
+    /**
+     * A path the host gave (the record directory, the context file, the flow log): see {@link
+     * HostEnvironment#resolve}.
+     *
+     * @throws ProxyStartException for {@code ~user}, or a {@code ~} with no home known
+     */
+    static Path hostPath(HostEnvironment host, Path path, String what, String kind) throws ProxyStartException {
+        try {
+            return host.resolve(path, what, kind);
+        } catch (IllegalArgumentException e) {
+            throw new ProxyStartException(e.getMessage(), null);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.stretto.proxy;
+
+import dev.stretto.trace.log.LogEntry;
+import dev.stretto.trace.log.LogHeader;
+import java.io.IOException;
+
+/**
+ * Where a session's recording goes: its header, then every line that crossed the proxy as a
+ * log entry, in the order the proxy read them. The session log file ({@link
+ * ProxyConfig.Builder#record}) is one such sink; {@link MemoryRecording} keeps a session in
+ * memory; a program may add its own ({@link ProxyConfig.Builder#recordTo}), to put sessions in
+ * its own store. Give each session sinks of its own.
+ *
+ * <p>What a sink gets is what the session log file holds: entries stamped with {@code t_ms},
+ * {@code from} one of client, server, proxy and context, each line as a JSON message or raw
+ * text (see {@link dev.stretto.trace.log.LineClassifier}), and secrets the proxy sends the
+ * server itself (HTTP header values, URL credentials) replaced by {@code <redacted>} when the
+ * server echoes them; {@link LogEntry#toJson()} gives the log file's line.
+ *
+ * <p>Threads. {@link #open} (and {@link #discard}) run on the thread that runs {@link
+ * Proxy#run}, before the server starts. {@link #entry}, {@link #flush} and {@link #close} run
+ * on the session's log writer, one thread, one call at a time, off the forwarding path: a slow
+ * sink makes the proxy wait only once a thousand lines (or 64 MB) are queued for it, and
+ * nothing is ever dropped for it. A sink that throws from {@link #entry} or {@link #flush} is
+ * reported once on stderr ({@code toString()} names it there) and gets nothing more but its
+ * {@link #close}; forwarding goes on, as do the other sinks.
+ */
+public interface RecordingSink {
+
+    /**
+     * The session starts: its header (the log file's first line). Called once, before
+     * anything else.
+     *
+     * @throws IOException when the sink cannot take the session; the session then does not
+     *                     start ({@link Proxy#run} throws {@link ProxyStartException})
+     */
+    void open(LogHeader header) throws IOException;
+
+    /** One line of the session, in log order. */
+    void entry(LogEntry entry) throws IOException;
+
+    /**
+     * No entry waits at the moment: a sink that buffers writes out what it holds, so that a
+     * crash loses as little as possible. By default nothing.
+     */
+    default void flush() throws IOException {
+    }
+
+    /** The session has ended: no more entries. Called once, after the last {@link #entry}. */
+    void close() throws IOException;
+
+    /**
+     * The session did not start after all (its server could not be started): nothing of it is
+     * to be kept. Called instead of {@link #close}. By default {@link #close}.
+     */
+    default void discard() throws IOException {
+        close();
+    }
+}

@@ -1,0 +1,50 @@
+/**
+ * The stretto-proxy session runtime as a library: run MCP sessions in your own JVM, each
+ * between your streams (the host's side) and a server: a child process ({@link
+ * dev.stretto.proxy.UpstreamSpec.Command}), a Streamable HTTP endpoint ({@link
+ * dev.stretto.proxy.UpstreamSpec.Http}) or a server in the same JVM ({@link
+ * dev.stretto.proxy.UpstreamSpec.Streams}), every line forwarded byte for byte and, if you
+ * like, recorded.
+ *
+ * <pre>{@code
+ * MemoryRecording recording = new MemoryRecording();
+ * ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("npx", "-y", "some-mcp-server")
+ *                 .withEnvironment(Map.of("SOME_API_KEY", key))
+ *                 .withStderr(ServerStderr.appendTo(Path.of("/var/log/agent/servers.err"))))
+ *         .record(Path.of("/var/log/agent/mcp"))        // a session log file, or not
+ *         .recordTo(recording)                          // and/or a sink of your own
+ *         .listener(new SessionListener() {             // each line as it crosses
+ *             public void line(long tMs, Source from, byte[] line) { ... }
+ *         })
+ *         .build();
+ * SessionResult result = Proxy.run(config, fromAgent, toAgent);   // blocks until the session ends
+ * }</pre>
+ *
+ * <h2>Requirements</h2>
+ * Java 25 with {@code --enable-preview}: each session is a {@code StructuredTaskScope}, a
+ * preview API in Java 25. Without the flag, {@link dev.stretto.proxy.Proxy#run} throws a
+ * {@link dev.stretto.proxy.ProxyStartException} that says so, before it creates anything. A
+ * class built with Java 25's preview features runs on Java 25 only, and JDK 26 changes the
+ * API: a later JDK needs a build of proxy-core for it. Only the class that opens the scope is
+ * marked as using preview features; everything else, trace-reader included, loads anywhere.
+ *
+ * <h2>API and internals</h2>
+ * This package is the API, with trace-reader's {@code dev.stretto.trace.*} packages, whose log
+ * model it uses (a {@link dev.stretto.proxy.RecordingSink} gets {@code LogEntry}s, a {@link
+ * dev.stretto.proxy.MemoryRecording} gives a {@code SessionLog} to make an {@code Episode} of).
+ * Every package below it ({@code session}, {@code upstream}, {@code record}, {@code http},
+ * {@code io}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
+ * {@code math}) is internal: public only so that the project's own commands can use it, not
+ * exported by the module ({@code dev.stretto.proxy}), and free to change. Active mode
+ * ({@link dev.stretto.proxy.ProxyConfig.Builder#active}) takes an {@code active.ActiveMode}
+ * and {@code guard.Guards}, which the module does not export yet: on the module path, sessions
+ * are passive; on the class path everything is reachable.
+ *
+ * <h2>Threads</h2>
+ * Nothing here keeps static state, reads environment variables or {@code System.in}, or calls
+ * {@code System.exit}, so sessions run side by side in one JVM (thousands at once; each takes
+ * a few platform threads for the reads and writes of pipes, which cannot unmount a virtual
+ * thread, and virtual threads for the rest). Interrupt the thread running a session to stop
+ * it. The proxy's own messages go through tinylog's API: configure tinylog to see them.
+ */
+package dev.stretto.proxy;

@@ -1,0 +1,14 @@
+/**
+ * proxy-core: the stretto-proxy session runtime as a library. The API is the one package
+ * {@code dev.stretto.proxy} (and trace-reader's, whose types it uses); every package below it
+ * is internal and not exported. Needs Java 25 with {@code --enable-preview} (see {@link
+ * dev.stretto.proxy}); a program that makes the JVM a child subreaper ({@code Subreaper}) runs
+ * it with {@code --enable-native-access=dev.stretto.proxy}.
+ */
+module dev.stretto.proxy {
+    requires transitive dev.stretto.trace;
+    requires java.net.http;
+    requires org.tinylog.api;
+
+    exports dev.stretto.proxy;
+}
