@@ -13,14 +13,17 @@ import dev.stretto.proxy.oracle.OracleSettings;
 import dev.stretto.proxy.record.Retention;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
+import org.tinylog.Logger;
 
 /**
  * What {@code stretto-proxy --flow FILE} serves: the flow read and checked (formats 2.13, 3.1),
  * and, for a flow that decides with its arbiter, the oracle it asks ({@code --oracle},
  * {@code --oracle-cache}, and the environment as {@link OracleEnvironment} reads it). Only an
  * arbiter asks, so only then are the oracle's settings read, and {@code --oracle jev} needs a
- * key. The caller closes the oracle once the session has ended.
+ * key; {@code --retain-days} then prunes the answer cache too. The caller closes the oracle
+ * once the session has ended.
  *
  * @param served the flow to serve
  * @param oracle the oracle its arbiter asks, or null for habit and reach
@@ -46,9 +49,13 @@ record FlowSetup(ServedFlow served, Oracle oracle) {
         }
     }
 
-    /** Reads the flow of {@code choice} and opens what it needs. */
-    static FlowSetup of(ProxyOptions.FlowChoice choice, Map<String, String> env, HostEnvironment host)
-            throws Failure {
+    /**
+     * Reads the flow of {@code choice} and opens what it needs.
+     *
+     * @param retainDays {@code --retain-days}, or null
+     */
+    static FlowSetup of(ProxyOptions.FlowChoice choice, Map<String, String> env, HostEnvironment host,
+                        Integer retainDays) throws Failure {
         String source = choice.file().toString();
         Flow flow;
         ServedFlow served;
@@ -74,8 +81,11 @@ record FlowSetup(ServedFlow served, Oracle oracle) {
                         + " (or serve it with --oracle replay, answering from the cache, or with --flow-decider "
                         + (flow.reach() != null ? "reach" : "habit") + ")");
             }
-            return new FlowSetup(served, Oracle.of(mode, new OracleCache(cacheDirectory(choice.oracleCache(), host)),
-                    settings));
+            OracleCache cache = new OracleCache(cacheDirectory(choice.oracleCache(), host));
+            if (retainDays != null && mode != Oracle.Mode.MOCK) {
+                cache.prune(retainDays, Instant.now()).forEach(Logger::warn);
+            }
+            return new FlowSetup(served, Oracle.of(mode, cache, settings));
         } catch (IllegalArgumentException e) {
             throw new Failure(e.getMessage(), true);
         }

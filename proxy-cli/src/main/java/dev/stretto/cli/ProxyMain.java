@@ -75,7 +75,8 @@ public final class ProxyMain {
               --retain-days N     at start, delete the proxy's own files (<session>.jsonl,
                                   .flow.jsonl, .confirm.jsonl) older than N days under the
                                   --record directory, except those of running sessions;
-                                  stderr says how many
+                                  stderr says how many. The answers of the oracle cache a
+                                  flow's arbiter uses are pruned the same way
               --log-level LEVEL   trace, debug, info (default), warn, error or off; the
                                   STRETTO_LOG_LEVEL variable sets it too
               --shutdown-grace SECONDS
@@ -276,7 +277,7 @@ public final class ProxyMain {
         FlowSetup flow = null;
         if (options.active() != null && options.active().flow() != null) {
             try {
-                flow = FlowSetup.of(options.active().flow(), env, host);
+                flow = FlowSetup.of(options.active().flow(), env, host, options.retainDays());
             } catch (FlowSetup.Failure e) {
                 if (e.usage()) {
                     return usageError(e.getMessage());
