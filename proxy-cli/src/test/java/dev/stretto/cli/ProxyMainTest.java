@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.Subreaper;
+import dev.stretto.proxy.oracle.Answer;
+import dev.stretto.proxy.oracle.OracleCache;
+import dev.stretto.proxy.oracle.Response;
+import dev.stretto.proxy.oracle.TokenUsage;
 import dev.stretto.trace.testing.Fixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -13,7 +17,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -232,5 +238,22 @@ class ProxyMainTest {
         assertTrue(stderrOf(2, Map.of("PATH", "/usr/bin:/bin"), "--flow", arbiter, "--oracle", "replay", "--", "true")
                 .startsWith("stretto-proxy: the oracle cache is ~/.stretto/oracle-cache by default, but the home"
                         + " directory is not known (HOME is not set): give --oracle-cache DIR\n"));
+    }
+
+    @Test
+    void retainDaysPrunesTheOracleCacheOfAFlowsArbiter(@TempDir Path tmp) throws Exception {
+        OracleCache cache = new OracleCache(tmp.resolve("cache"));
+        Response answer = Response.of("m", Map.of("q", new Answer.Noul(0.5)), TokenUsage.NONE);
+        String old = "a".repeat(64);
+        String fresh = "b".repeat(64);
+        cache.put(old, answer);
+        cache.put(fresh, answer);
+        Files.setLastModifiedTime(cache.fileOf(old), FileTime.from(Instant.now().minus(Duration.ofDays(3))));
+        String arbiter = Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json").toString();
+        assertEquals(0, run(new byte[0], Map.of("PATH", "/usr/bin:/bin"), "--record", tmp.resolve("logs").toString(),
+                "--retain-days", "2", "--flow", arbiter, "--oracle", "replay", "--oracle-cache", cache.directory()
+                        .toString(), "--", "true"));
+        assertTrue(Files.notExists(cache.fileOf(old)), "an answer written three days ago is gone");
+        assertTrue(Files.exists(cache.fileOf(fresh)));
     }
 }
