@@ -30,11 +30,10 @@ final class ProxyArgs {
 
     private static final String UPSTREAM_HEADER = "--upstream-header";
 
-    private static final Set<String> WITH_VALUE = Set.of("--record", "--domain", "--agent-model", "--retain-days",
-            "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context");
+    private static final Set<String> WITH_VALUE = withValue();
 
     /** Active mode's switches, which take no value. */
-    private static final Set<String> FLAGS = Set.of("--guards", "--commit");
+    private static final Set<String> FLAGS = Set.of("--guards", "--commit", FlowArgs.SHADOW);
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -65,10 +64,18 @@ final class ProxyArgs {
     private ProxyArgs() {
     }
 
+    private static Set<String> withValue() {
+        Set<String> names = new HashSet<>(Set.of("--record", "--domain", "--agent-model", "--retain-days",
+                "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", FlowArgs.TOOLS));
+        names.addAll(FlowArgs.WITH_VALUE);
+        return Set.copyOf(names);
+    }
+
     static Parsed parse(List<String> args) {
         Map<String, String> values = new HashMap<>();
         Set<String> flags = new HashSet<>();
         List<String> headerArgs = new ArrayList<>();
+        List<String> flowTools = new ArrayList<>();
         int i = 0;
         while (i < args.size()) {
             String arg = args.get(i);
@@ -126,6 +133,8 @@ final class ProxyArgs {
             }
             if (name.equals(UPSTREAM_HEADER)) {
                 headerArgs.add(value);
+            } else if (name.equals(FlowArgs.TOOLS)) {
+                flowTools.add(value);
             } else if (values.putIfAbsent(name, value) != null) {
                 return new Invalid(name + " is given more than once");
             }
@@ -219,8 +228,14 @@ final class ProxyArgs {
                         + values.get("--log-level") + "'");
             }
         }
+        ProxyOptions.FlowChoice flow;
+        try {
+            flow = FlowArgs.parse(values, flags.contains(FlowArgs.SHADOW), flowTools);
+        } catch (IllegalArgumentException e) {
+            return new Invalid(e.getMessage());
+        }
         ProxyOptions.Active active = null;
-        if (!flags.isEmpty() || values.containsKey("--context")) {
+        if (flags.contains("--guards") || flags.contains("--commit") || values.containsKey("--context") || flow != null) {
             String domain = values.get("--domain");
             if (flags.contains("--guards") && domain == null) {
                 return new Invalid("--guards needs --domain (" + Guards.domainNames() + ")");
@@ -236,7 +251,7 @@ final class ProxyArgs {
                     return new Invalid("--context: not a usable path: " + values.get("--context"));
                 }
             }
-            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context);
+            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, flow);
         }
         return new Run(new ProxyOptions(record, values.get("--domain"), values.get("--agent-model"), retainDays,
                 level, shutdownGrace, server, active));

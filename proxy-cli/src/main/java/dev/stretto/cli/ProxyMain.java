@@ -9,6 +9,7 @@ import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.guard.Guards;
+import dev.stretto.proxy.oracle.Oracle;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -57,8 +58,8 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
-            Active mode (--guards, --commit, --context): the proxy reads what crosses it and
-            acts on it; every line it does not act on is still forwarded byte for byte.
+            Active mode (--guards, --commit, --context, --flow): the proxy reads what crosses
+            it and acts on it; every line it does not act on is still forwarded byte for byte.
 
             Options:
               --upstream URL      proxy the MCP server at URL (http or https) instead of
@@ -74,7 +75,8 @@ public final class ProxyMain {
               --retain-days N     at start, delete the proxy's own files (<session>.jsonl,
                                   .flow.jsonl, .confirm.jsonl) older than N days under the
                                   --record directory, except those of running sessions;
-                                  stderr says how many
+                                  stderr says how many. The answers of the oracle cache a
+                                  flow's arbiter uses are pruned the same way
               --log-level LEVEL   trace, debug, info (default), warn, error or off; the
                                   STRETTO_LOG_LEVEL variable sets it too
               --shutdown-grace SECONDS
@@ -94,25 +96,66 @@ public final class ProxyMain {
               -h, --help          print this help and exit
               -V, --version       print the version and exit
 
+            Flows (--flow and the options after it; each of them needs --flow):
+              --flow FILE         serve the flow in FILE (a *.flow.json of stretto learn):
+                                  after each of the agent's tool calls, make the read-only
+                                  lookups the agent would make next, and hand their results
+                                  back with the call's answer
+              --flow-decider NAME arbiter, habit or reach (default: the flow's arbiter if it
+                                  has one, else reach if it has reach counts, else habit)
+              --flow-threshold P  how likely a lookup must be, times how often its arguments'
+                                  binding matched the agent, to be made (0 to 1; default 0.3)
+              --flow-per-call N   at most N lookups after one call (default 8)
+              --flow-per-session N
+                                  at most N lookups in the session (default 40)
+              --flow-questions N  at most N System-One questions in the session (default 300)
+              --flow-tools A,B    look up only these tools (repeatable; default: every read
+                                  tool of the flow that the server does not list as a write)
+              --flow-shadow       decide and log, but look nothing up: the host gets the
+                                  server's answers unchanged (for stretto promote)
+              --flow-explore EPSILON
+                                  with probability EPSILON (0 to 1), take another lookup that
+                                  binds than the rule's, and log each decision's propensity
+              --flow-explore-seed N
+                                  the seed of those draws (default 0)
+              --flow-log FILE     append each decision there (default <session>.flow.jsonl
+                                  next to the session log; without --record, none unless
+                                  given)
+              --task-id ID        the task, which picks the arbiter's fold (default: the
+                                  session id)
+              --oracle MODE       who answers the arbiter's questions: jev (the System-One
+                                  service, which gets excerpts of the conversation; the
+                                  default), replay (the answer cache only) or mock
+              --oracle-cache DIR  the answer cache (default ~/.stretto/oracle-cache)
+
             Options take their value as the next argument or after '=' (--record=DIR).
 
             Environment:
               STRETTO_LOG_LEVEL   the level of the proxy's messages, as --log-level
               STRETTO_SESSION     the log header's "host_session" (else host-<parent pid>):
                                   set it to group the logs of one host's servers
-              HOME                what a leading ~ of --record and --context expands to
+              HOME                what a leading ~ of --record, --context, --flow,
+                                  --flow-log and --oracle-cache expands to
               PATH                where SERVER_COMMAND is looked up
               VAR                 each variable named by --upstream-header NAME=VAR
+              TYPESAFE_API_KEY, TYPESAFE_API_KEY_FILE
+                                  the System-One key, or a file holding it (--oracle jev,
+                                  read only when a flow's arbiter will ask)
+              TYPESAFE_BASE_URL   the System-One service (default https://api.typesafe.ai)
+              TYPESAFE_DEFAULT_MODEL
+                                  the model the questions name (default jev-latest)
+              SSL_CERT_FILE       certificates to trust besides the JDK's, for the service
               STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
               STRETTO_AOT=0       no start-up cache (the bin/stretto-proxy launcher)
             The server inherits the proxy's environment unchanged.
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
             (128 + n if signal n ended it; 0 for --upstream once the session has ended),
-            125 if the proxy could not start the session (no log is left then), 2 for a
-            usage error. SIGTERM, SIGINT and SIGHUP end the session normally: the log is
-            written out, the server and everything it started are ended, and the proxy
-            exits with 128 + the signal (143, 130, 129).
+            125 if the proxy could not start the session, a flow it cannot read or serve
+            included (no log is left then), 2 for a usage error (a TypeSafe key missing
+            where a flow's arbiter would ask included). SIGTERM, SIGINT and SIGHUP end the
+            session normally: the log is written out, the server and everything it started
+            are ended, and the proxy exits with 128 + the signal (143, 130, 129).
 
             Example host configurations:
               "command": "stretto-proxy",
@@ -231,10 +274,22 @@ public final class ProxyMain {
         if (options.shutdownGrace() != null) {
             config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
-        if (options.active() != null) {
-            config.active(activeMode(options));
+        FlowSetup flow = null;
+        if (options.active() != null && options.active().flow() != null) {
+            try {
+                flow = FlowSetup.of(options.active().flow(), env, host, options.retainDays());
+            } catch (FlowSetup.Failure e) {
+                if (e.usage()) {
+                    return usageError(e.getMessage());
+                }
+                Logger.error(e.getMessage());
+                return PROXY_FAILED;
+            }
         }
-        try {
+        if (options.active() != null) {
+            config.active(activeMode(options, flow));
+        }
+        try (Oracle oracle = flow == null ? null : flow.oracle()) {
             return Proxy.run(config.build(), in, out).exitStatus();
         } catch (ProxyStartException e) {
             Logger.error(e.getMessage());
@@ -246,10 +301,16 @@ public final class ProxyMain {
         }
     }
 
-    /** Active mode as the options ask for it (ProxyArgs has checked that the domain has guards). */
-    private static ActiveMode activeMode(ProxyOptions options) {
+    /**
+     * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards),
+     * serving {@code flow} when one is given.
+     */
+    private static ActiveMode activeMode(ProxyOptions options, FlowSetup flow) {
         ProxyOptions.Active a = options.active();
         ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit()).context(a.context());
+        if (flow != null) {
+            mode.flow(flow.served()).oracle(flow.oracle());
+        }
         if (a.guards()) {
             mode.guards(Guards.forDomain(options.domain()).orElseThrow());
         }

@@ -8,10 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.decide.Exploration;
+import dev.stretto.proxy.flow.run.FlowOptions;
+import dev.stretto.proxy.oracle.Oracle;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ProxyArgsTest {
@@ -226,5 +231,71 @@ class ProxyArgsTest {
         assertEquals("--guards needs --domain (retail or airline)", error("--guards", "--", "srv"));
         assertEquals("no guards for shop", error("--guards", "--domain", "shop", "--", "srv"));
         assertEquals(new ProxyOptions.Active(true, false, null), ok("--domain=airline", "--guards", "--", "srv").active());
+    }
+
+    @Test
+    void aFlowTurnsActiveModeOnWithTheDefaultsOfTheReference() {
+        ProxyOptions o = ok("--flow", "shop.flow.json", "--", "srv");
+        ProxyOptions.FlowChoice f = o.active().flow();
+        assertEquals(Path.of("shop.flow.json"), f.file());
+        assertEquals(FlowOptions.DEFAULTS, f.options());
+        assertEquals(Oracle.Mode.JEV, f.oracle());
+        assertEquals(null, f.log());
+        assertEquals(null, f.oracleCache());
+        assertEquals(new ProxyOptions.Active(false, false, null, f), o.active());
+    }
+
+    @Test
+    void everyFlowOptionTakesItsValue() {
+        ProxyOptions.FlowChoice f = ok("--flow=~/shop.flow.json", "--flow-threshold", "0.5", "--flow-decider=habit",
+                "--flow-per-call", "3", "--flow-per-session", "9", "--flow-questions", "0", "--flow-tools",
+                "get_user_details,get_order_details", "--flow-tools", "find_user_id_by_email", "--flow-shadow",
+                "--flow-explore", "0.1", "--flow-explore-seed", "18446744073709551615", "--flow-log", "~/f.jsonl",
+                "--task-id", "task-7", "--oracle", "mock", "--oracle-cache", "~/cache", "--", "srv").active().flow();
+        assertEquals(new FlowOptions(0.5, DeciderKind.HABIT, 3, 9, 0, Set.of("get_user_details", "get_order_details",
+                "find_user_id_by_email"), true, new Exploration(0.1, -1L), "task-7"), f.options());
+        assertEquals(new ProxyOptions.FlowChoice(Path.of("~/shop.flow.json"), f.options(), Path.of("~/f.jsonl"),
+                Oracle.Mode.MOCK, Path.of("~/cache")), f);
+        assertEquals(0L, ok("--flow", "f", "--flow-explore", "1", "--", "srv").active().flow().options().exploration()
+                .seed());
+    }
+
+    @Test
+    void flowOptionsSayWhatIsWrongWithTheirValue() {
+        assertEquals("--flow-threshold takes a number from 0 to 1, not '1.5'",
+                error("--flow", "f", "--flow-threshold", "1.5", "--", "srv"));
+        assertEquals("--flow-threshold takes a number from 0 to 1, not '-1'",
+                error("--flow", "f", "--flow-threshold", "-1", "--", "srv"));
+        assertEquals("--flow-threshold takes a number from 0 to 1, not 'NaN'",
+                error("--flow", "f", "--flow-threshold=NaN", "--", "srv"));
+        assertEquals("--flow-decider takes arbiter, habit or reach, not 'best'",
+                error("--flow", "f", "--flow-decider", "best", "--", "srv"));
+        assertEquals("--flow-per-call takes a whole number, 0 or more, not '-2'",
+                error("--flow", "f", "--flow-per-call", "-2", "--", "srv"));
+        assertEquals("--flow-questions takes a whole number, 0 or more, not 'many'",
+                error("--flow", "f", "--flow-questions", "many", "--", "srv"));
+        assertEquals("--flow-explore takes a number from 0 to 1, not '2'",
+                error("--flow", "f", "--flow-explore", "2", "--", "srv"));
+        assertEquals("--flow-explore-seed takes a whole number from 0 to 18446744073709551615, not '18446744073709551616'",
+                error("--flow", "f", "--flow-explore", "0.1", "--flow-explore-seed", "18446744073709551616", "--", "srv"));
+        assertEquals("--flow-explore-seed seeds the draws of --flow-explore; give --flow-explore EPSILON too",
+                error("--flow", "f", "--flow-explore-seed", "3", "--", "srv"));
+        assertEquals("--flow-tools takes tool names separated by commas (e.g. get_order_details,get_user_details),"
+                + " not 'a,,b'", error("--flow", "f", "--flow-tools", "a,,b", "--", "srv"));
+        assertEquals("--oracle takes jev, replay or mock, not 'gpt'", error("--flow", "f", "--oracle", "gpt", "--", "srv"));
+        assertEquals("--flow is given more than once", error("--flow", "f", "--flow", "g", "--", "srv"));
+        assertEquals("--flow-shadow takes no value", error("--flow", "f", "--flow-shadow=yes", "--", "srv"));
+    }
+
+    @Test
+    void flowOptionsWithoutAFlowAreAUsageError() {
+        for (String[] args : List.of(new String[] {"--flow-threshold", "0.5"}, new String[] {"--flow-decider", "habit"},
+                new String[] {"--oracle", "mock"}, new String[] {"--oracle-cache", "c"}, new String[] {"--task-id", "t"},
+                new String[] {"--flow-log", "f.jsonl"}, new String[] {"--flow-explore", "0.1"})) {
+            assertEquals(args[0] + " is for a served flow; give --flow FILE too",
+                    error(args[0], args[1], "--guards", "--domain", "retail", "--", "srv"));
+        }
+        assertEquals("--flow-tools is for a served flow; give --flow FILE too", error("--flow-tools", "a", "--", "srv"));
+        assertEquals("--flow-shadow is for a served flow; give --flow FILE too", error("--flow-shadow", "--", "srv"));
     }
 }

@@ -24,8 +24,8 @@ import java.util.Objects;
  * @param subreaper  how processes a child server leaves behind are found: through this JVM
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
- * @param active     active mode (guards, the commit tool, the conversation file), or null for
- *                   passive mode, which only forwards and records
+ * @param active     active mode (guards, the commit tool, the conversation file, a served
+ *                   flow), or null for passive mode, which only forwards and records
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null

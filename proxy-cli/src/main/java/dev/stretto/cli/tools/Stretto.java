@@ -110,6 +110,11 @@ public final class Stretto {
             --agent-model, and the host's client name from its initialize request. Colours
             are used only on a terminal, and never when NO_COLOR is set.
 
+            When the proxy served a flow, its flow log next to LOG (<session>.flow.jsonl)
+            shows under each of the agent's calls what the flow did after it, as 'stretto
+            flow' prints it: each decision with its reason and probability, the lookups
+            made, the surprise.
+
             Options:
               --json       print the session's episode (JSON) instead
               -h, --help   show this help
@@ -329,7 +334,7 @@ public final class Stretto {
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());
                 } else {
-                    new TimelinePrinter(out, colour).print(timeline);
+                    new TimelinePrinter(out, colour, flowLogBeside(log, err)).print(timeline);
                 }
                 return EXIT_OK;
             }
@@ -442,6 +447,23 @@ public final class Stretto {
                 }
                 throw new UsageException(null, "unknown command '" + command + "'");
             }
+        }
+    }
+
+    /**
+     * The flow log the proxy wrote next to the session log {@code log}, if there is one; one that
+     * cannot be read is named on {@code err} and left out.
+     */
+    private static FlowLogFile flowLogBeside(Path log, PrintStream err) {
+        Path flowLog = FlowLogFile.besideSessionLog(log);
+        if (!Files.isRegularFile(flowLog)) {
+            return null;
+        }
+        try {
+            return FlowLogFile.read(flowLog);
+        } catch (IOException e) {
+            err.println("stretto: " + e.getMessage() + " (the flow's runs are left out)");
+            return null;
         }
     }
 

@@ -1,16 +1,25 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.record.CommandRedactor;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.log.Source;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Prints a session for people: {@code stretto show}. */
+/**
+ * Prints a session for people: {@code stretto show}. With the flow log of the session, each
+ * run of the flow is printed under the agent's call it followed, as {@code stretto flow} prints it.
+ */
 final class TimelinePrinter {
 
     /** Results and arguments longer than this are cut, so each fits on one line. */
@@ -21,10 +30,24 @@ final class TimelinePrinter {
 
     private final PrintStream out;
     private final Style style;
+    private final FlowLogPrinter flows;
+    /** The flow's runs not printed yet, by the id of the call each followed, in log order. */
+    private final Map<String, Deque<FlowLogFile.Run>> runs = new HashMap<>();
 
     TimelinePrinter(PrintStream out, boolean colour) {
+        this(out, colour, null);
+    }
+
+    /** A printer that shows the runs of {@code flowLog} (null for none) under their calls. */
+    TimelinePrinter(PrintStream out, boolean colour, FlowLogFile flowLog) {
         this.out = out;
         this.style = new Style(colour);
+        this.flows = new FlowLogPrinter(out, colour);
+        if (flowLog != null) {
+            for (FlowLogFile.Run r : flowLog.runs()) {
+                runs.computeIfAbsent(FlowLogPrinter.text(r.after()), k -> new ArrayDeque<>()).add(r);
+            }
+        }
     }
 
     void print(Timeline tl) {
@@ -49,6 +72,13 @@ final class TimelinePrinter {
                     // Results are shown under their call.
                 }
             }
+        }
+        List<FlowLogFile.Run> unmatched = runs.values().stream().flatMap(Deque::stream)
+                .sorted(java.util.Comparator.comparing(r -> FlowLogPrinter.text(r.after()))).toList();
+        if (!unmatched.isEmpty()) {
+            out.println();
+            out.println(style.yellow("flow runs after calls this log does not hold:"));
+            unmatched.forEach(r -> flows.printRun(r, "  ", ""));
         }
         int byCommit = 0;
         for (Timeline.Turn t : tl.turns()) {
@@ -110,6 +140,10 @@ final class TimelinePrinter {
                 out.println(prefix + style.yellow("replaced by a later call with the same id, no result"));
             } else {
                 out.println(prefix + style.yellow("no answer"));
+            }
+            Deque<FlowLogFile.Run> followed = c.from() == Source.CLIENT ? runs.get(c.id()) : null;
+            if (followed != null && !followed.isEmpty()) {
+                flows.printRun(followed.poll(), prefix, "flow ");
             }
         }
     }

@@ -468,4 +468,40 @@ class StrettoTest {
         assertFalse(r.out().contains("REFUSED"), "a commit that stopped is not itself refused");
         assertTrue(r.out().contains("2 calls (1 by commits), 1 failed, 1 turn"), r.out());
     }
+
+    @Test
+    void showPrintsEachRunOfTheFlowLogBesideTheSessionUnderTheCallItFollowed() {
+        // The reference's served session, whose flow log is next to it.
+        String served = Fixtures.file("home/served/shop/20260928T020401.117Z-14662.jsonl").toString();
+        Run r = run("show", served);
+        assertEquals("", r.err());
+        assertTrue(r.out().contains("           find_user_id_by_email {\"email\":\"c41@example.com\"}  id 3  0 ms\n"
+                + "             -> user_41\n"
+                + "             flow after call 3: find_user_id_by_email\n"
+                + "               decide#0  at find_user_id_by_email  look up get_user_details {\"user_id\":\"user_41\"}"
+                + "  p 0.99, arguments 0.88  made\n"
+                + "               decide#1  at get_user_details  look up get_order_details {\"order_id\":\"#W41a\"}"
+                + "  p 1.00, arguments 0.93  made\n"
+                + "               decide#2  at get_order_details  look up get_order_details {\"order_id\":\"#W41b\"}"
+                + "  p 0.95, arguments 0.93  made\n"
+                + "               decide#3  at get_order_details  hand back: get_order_details at 0.05, below 0.3\n"
+                + "               3 lookups made, surprise 0.28\n"
+                + "     10 ms  turn 2\n"), r.out());
+        assertTrue(r.out().contains("             -> {\"order_id\":\"#W41a\",\"status\":\"cancelled\"}\n"
+                + "             flow after call 4: cancel_pending_order\n"
+                + "               decide#0  at cancel_pending_order  hand back: no lookups followed here in training\n"
+                + "               no lookup made, surprise 0.00\n"), r.out());
+    }
+
+    @Test
+    void aFlowLogThatCannotBeReadIsNamedAndTheTimelineShownWithoutIt(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("s.jsonl");
+        Files.copy(Fixtures.file("home/served/shop/20260928T020401.117Z-14662.jsonl"), log);
+        Files.writeString(dir.resolve("s.flow.jsonl"), "{\"after\":3}\nnot json\n");
+        Run r = run("show", log.toString());
+        assertEquals(0, r.status());
+        assertEquals("stretto: " + dir.resolve("s.flow.jsonl") + ":1: \"action\" is missing: not a flow log line"
+                + " (the flow's runs are left out)\n", r.err());
+        assertTrue(r.out().contains("  id 3  0 ms\n             -> user_41\n     10 ms  turn 2\n"), r.out());
+    }
 }

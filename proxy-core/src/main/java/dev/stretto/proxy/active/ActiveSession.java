@@ -80,12 +80,12 @@ public final class ActiveSession {
      * @param startNanos the clock's reading when the session started: {@code t_ms} counts from it
      */
     public ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos) {
-        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode), AnswerHook.NONE);
+        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode), hookOf(mode, header, ticker));
     }
 
     /**
      * @param checks     what every call of the agent passes before it is sent (the guards; later the judge)
-     * @param answerHook where answers to the agent's calls may be held (later a flow run)
+     * @param answerHook where answers to the agent's calls may be held (a flow's runs)
      */
     ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos,
                   Duration requestTimeout, List<CallCheck> checks, AnswerHook answerHook) {
@@ -104,6 +104,17 @@ public final class ActiveSession {
     /** The checks {@code mode} asks for: the policy guards, if any. */
     static List<CallCheck> checksOf(ActiveMode mode) {
         return mode.guards() == null ? List.of() : List.of(new GuardCheck(mode.guards()));
+    }
+
+    /**
+     * Where {@code mode} holds the agent's answers: the flow it serves, if any, which starts
+     * here (and says so on stderr), with its flow log at the path the mode names.
+     */
+    static AnswerHook hookOf(ActiveMode mode, LogHeader header, LongSupplier ticker) {
+        if (mode.flow() == null) {
+            return AnswerHook.NONE;
+        }
+        return FlowHook.start(mode.flow(), mode.oracle(), header.session(), () -> ticker.getAsLong() / 1_000_000);
     }
 
     private void wake() {
@@ -190,7 +201,7 @@ public final class ActiveSession {
      * the actor has seen when it takes the question. For tests.
      */
     CompletableFuture<Episode> episode() {
-        return ask(Actor::episode);
+        return ask(Actor::episodeSoFar);
     }
 
     /** Asks the actor {@code question} on its own thread, after what it has taken so far. For tests. */

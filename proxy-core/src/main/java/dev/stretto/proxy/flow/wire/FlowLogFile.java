@@ -104,6 +104,17 @@ public record FlowLogFile(List<Run> runs) {
     public record Site(String address, JsonNode value, double logp) {
     }
 
+    /**
+     * The flow log that belongs next to the session log {@code sessionLog}: its name with
+     * {@code .jsonl} replaced by {@code .flow.jsonl} ({@code <session>.flow.jsonl}), where the
+     * proxy writes it by default.
+     */
+    public static Path besideSessionLog(Path sessionLog) {
+        String name = sessionLog.getFileName().toString();
+        String base = name.endsWith(".jsonl") ? name.substring(0, name.length() - ".jsonl".length()) : name;
+        return sessionLog.resolveSibling(base + ".flow.jsonl");
+    }
+
     /** Reads a flow log file. */
     public static FlowLogFile read(Path file) throws IOException {
         String text;
