@@ -67,7 +67,15 @@ final class JudgeCheck implements CallCheck {
         }
         long start = ticker.getAsLong();
         boolean wordList = confirmation.verdict(call, context.facts()) instanceof Verdict.Pass;
-        Consultation consultation = judge.consult(context.episode(), call.name(), call.arguments(), wordList);
+        Consultation consultation;
+        try {
+            consultation = judge.consult(context.episode(), call.name(), call.arguments(), wordList);
+        } catch (RuntimeException e) {
+            // A judge that cannot judge refuses nothing; a bug here must not stop the session.
+            Logger.warn("the confirmation judge could not judge {}: {}", call.name(), e.toString());
+            then.accept(new Allowed());
+            return;
+        }
         List<Request> requests = consultation.requests();
         if (requests.isEmpty()) {
             conclude(consultation, List.of(), start, then);
