@@ -40,7 +40,6 @@ final class ProxyArgs {
     /** Active mode's switches, which take no value. */
     private static final Set<String> FLAGS = Set.of("--guards", "--commit", FlowArgs.SHADOW, JudgeArgs.SHADOW);
 
-
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
