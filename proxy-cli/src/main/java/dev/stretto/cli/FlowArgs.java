@@ -3,9 +3,6 @@ package dev.stretto.cli;
 import dev.stretto.proxy.flow.decide.DeciderKind;
 import dev.stretto.proxy.flow.decide.Exploration;
 import dev.stretto.proxy.flow.run.FlowOptions;
-import dev.stretto.proxy.oracle.Oracle;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +16,14 @@ import java.util.regex.Pattern;
  */
 final class FlowArgs {
 
-    /** The flow options that take a value, {@code --flow-tools} (repeatable) aside. */
+    /**
+     * The flow options that take a value, {@code --flow-tools} (repeatable) aside. ({@code
+     * --oracle} and {@code --oracle-cache}, which the judge asks through too, are parsed by
+     * {@link ProxyArgs}.)
+     */
     static final List<String> WITH_VALUE = List.of("--flow", "--flow-threshold", "--flow-decider", "--flow-per-call",
             "--flow-per-session", "--flow-questions", "--flow-log", "--flow-explore", "--flow-explore-seed",
-            "--task-id", "--oracle", "--oracle-cache");
+            "--task-id");
 
     /** The repeatable option naming the tools the flow may call. */
     static final String TOOLS = "--flow-tools";
@@ -80,11 +81,7 @@ final class FlowArgs {
         FlowOptions options = new FlowOptions(threshold, decider, count(values, "--flow-per-call", 8),
                 count(values, "--flow-per-session", 40), count(values, "--flow-questions", 300), tools(tools), shadow,
                 exploration, values.get("--task-id"));
-        String mode = values.getOrDefault("--oracle", "jev");
-        Oracle.Mode oracle = Oracle.Mode.named(mode).orElseThrow(() ->
-                new IllegalArgumentException("--oracle takes jev, replay or mock, not '" + mode + "'"));
-        return new ProxyOptions.FlowChoice(path(values, "--flow"), options, path(values, "--flow-log"), oracle,
-                path(values, "--oracle-cache"));
+        return new ProxyOptions.FlowChoice(ProxyArgs.path(values, "--flow"), options, ProxyArgs.path(values, "--flow-log"));
     }
 
     /** A number from 0 to 1. */
@@ -145,17 +142,5 @@ final class FlowArgs {
             }
         }
         return tools;
-    }
-
-    private static Path path(Map<String, String> values, String option) {
-        String v = values.get(option);
-        if (v == null) {
-            return null;
-        }
-        try {
-            return Path.of(v);
-        } catch (InvalidPathException e) {
-            throw new IllegalArgumentException(option + ": not a usable path: " + v);
-        }
     }
 }

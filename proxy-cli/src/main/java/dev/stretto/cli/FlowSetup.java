@@ -8,22 +8,17 @@ import dev.stretto.proxy.flow.file.FlowFormatException;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.run.ServedFlow;
 import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.oracle.OracleSettings;
 import dev.stretto.proxy.record.Retention;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Map;
-import org.tinylog.Logger;
 
 /**
  * What {@code stretto-proxy --flow FILE} serves: the flow read and checked (formats 2.13, 3.1),
  * and, for a flow that decides with its arbiter, the oracle it asks ({@code --oracle},
- * {@code --oracle-cache}, and the environment as {@link OracleEnvironment} reads it). Only an
- * arbiter asks, so only then are the oracle's settings read, and {@code --oracle jev} needs a
- * key; {@code --retain-days} then prunes the answer cache too. The caller closes the oracle
- * once the session has ended.
+ * {@code --oracle-cache}, and the environment as {@link OracleEnvironment} reads it; see
+ * {@link SessionOracle}). Only an arbiter asks, so only then are the oracle's settings read,
+ * and {@code --oracle jev} needs a key. The caller closes the oracle once the session has ended.
  *
  * @param served the flow to serve
  * @param oracle the oracle its arbiter asks, or null for habit and reach
@@ -49,13 +44,9 @@ record FlowSetup(ServedFlow served, Oracle oracle) {
         }
     }
 
-    /**
-     * Reads the flow of {@code choice} and opens what it needs.
-     *
-     * @param retainDays {@code --retain-days}, or null
-     */
-    static FlowSetup of(ProxyOptions.FlowChoice choice, Map<String, String> env, HostEnvironment host,
-                        Integer retainDays) throws Failure {
+    /** Reads the flow of {@code choice} and opens what it needs. */
+    static FlowSetup of(ProxyOptions.FlowChoice choice, ProxyOptions.OracleChoice oracle, Map<String, String> env,
+                        HostEnvironment host) throws Failure {
         String source = choice.file().toString();
         Flow flow;
         ServedFlow served;
@@ -72,7 +63,7 @@ record FlowSetup(ServedFlow served, Oracle oracle) {
         if (served.decider() != DeciderKind.ARBITER) {
             return new FlowSetup(served, null);
         }
-        Oracle.Mode mode = choice.oracle();
+        Oracle.Mode mode = oracle.mode();
         try {
             OracleSettings settings = OracleEnvironment.read(env, mode);
             if (mode == Oracle.Mode.JEV && settings.apiKey() == null) {
@@ -81,25 +72,9 @@ record FlowSetup(ServedFlow served, Oracle oracle) {
                         + " (or serve it with --oracle replay, answering from the cache, or with --flow-decider "
                         + (flow.reach() != null ? "reach" : "habit") + ")");
             }
-            OracleCache cache = new OracleCache(cacheDirectory(choice.oracleCache(), host));
-            if (retainDays != null && mode != Oracle.Mode.MOCK) {
-                cache.prune(retainDays, Instant.now()).forEach(Logger::warn);
-            }
-            return new FlowSetup(served, Oracle.of(mode, cache, settings));
+            return new FlowSetup(served, SessionOracle.open(oracle, settings, host));
         } catch (IllegalArgumentException e) {
             throw new Failure(e.getMessage(), true);
         }
-    }
-
-    /** {@code --oracle-cache DIR} ({@code ~} expanded), else {@code ~/.stretto/oracle-cache}. */
-    private static Path cacheDirectory(Path given, HostEnvironment host) {
-        if (given != null) {
-            return host.resolve(given, "oracle cache", "directory");
-        }
-        if (host.home() == null) {
-            throw new IllegalArgumentException("the oracle cache is ~/.stretto/oracle-cache by default, but the home"
-                    + " directory is not known (HOME is not set): give --oracle-cache DIR");
-        }
-        return OracleCache.defaultDirectory(host.home());
     }
 }

@@ -8,8 +8,10 @@ import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
 import dev.stretto.proxy.active.ActiveMode;
+import dev.stretto.proxy.active.ConfirmJudge;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.oracle.OracleSettings;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -58,8 +60,9 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
-            Active mode (--guards, --commit, --context, --flow): the proxy reads what crosses
-            it and acts on it; every line it does not act on is still forwarded byte for byte.
+            Active mode (--guards, --commit, --context, --flow, --confirm-judge): the proxy
+            reads what crosses it and acts on it; every line it does not act on is still
+            forwarded byte for byte.
 
             Options:
               --upstream URL      proxy the MCP server at URL (http or https) instead of
@@ -74,9 +77,9 @@ public final class ProxyMain {
               --agent-model MODEL copy MODEL into the log header's "agent_model"
               --retain-days N     at start, delete the proxy's own files (<session>.jsonl,
                                   .flow.jsonl, .confirm.jsonl) older than N days under the
-                                  --record directory, except those of running sessions;
-                                  stderr says how many. The answers of the oracle cache a
-                                  flow's arbiter uses are pruned the same way
+                                  --record directory, except those of running sessions,
+                                  and the answers as old in the oracle's cache (jev,
+                                  replay); stderr says how many
               --log-level LEVEL   trace, debug, info (default), warn, error or off; the
                                   STRETTO_LOG_LEVEL variable sets it too
               --shutdown-grace SECONDS
@@ -123,9 +126,35 @@ public final class ProxyMain {
                                   given)
               --task-id ID        the task, which picks the arbiter's fold (default: the
                                   session id)
-              --oracle MODE       who answers the arbiter's questions: jev (the System-One
-                                  service, which gets excerpts of the conversation; the
-                                  default), replay (the answer cache only) or mock
+
+            The confirmation judge (--confirm-judge and the options after it; each of them
+            needs --confirm-judge):
+              --confirm-judge log|enforce
+                                  ask the System-One model whether the customer explicitly
+                                  agreed to each write the guards check for a
+                                  confirmation, once the guards let it through: log
+                                  records each judgment, enforce also refuses a write the
+                                  model says was not agreed to. Needs --guards and
+                                  --context. A judge that cannot answer (no key, a replay
+                                  miss, an error, its questions spent) refuses nothing
+              --confirm-threshold P
+                                  an answer below P (0 to 1; default 0.5) is a no
+              --confirm-second proposed|described
+                                  also ask whether the agent had proposed (or described)
+                                  this change; a write then needs both answers yes
+              --confirm-second-shadow
+                                  only log the second answer; it does not count
+              --confirm-questions N
+                                  at most N questions in the session (default 100); later
+                                  writes are logged as skipped and refused by nothing
+              --confirm-log FILE  append each judgment there (default <session>.confirm.jsonl
+                                  next to the session log; without --record, none unless
+                                  given)
+
+            The System-One oracle, for a flow's arbiter and for the judge:
+              --oracle MODE       who answers: jev (the System-One service, which gets
+                                  excerpts of the conversation; the default), replay (the
+                                  answer cache only) or mock (fixed answers, no network)
               --oracle-cache DIR  the answer cache (default ~/.stretto/oracle-cache)
 
             Options take their value as the next argument or after '=' (--record=DIR).
@@ -135,12 +164,12 @@ public final class ProxyMain {
               STRETTO_SESSION     the log header's "host_session" (else host-<parent pid>):
                                   set it to group the logs of one host's servers
               HOME                what a leading ~ of --record, --context, --flow,
-                                  --flow-log and --oracle-cache expands to
+                                  --flow-log, --confirm-log and --oracle-cache expands to
               PATH                where SERVER_COMMAND is looked up
               VAR                 each variable named by --upstream-header NAME=VAR
               TYPESAFE_API_KEY, TYPESAFE_API_KEY_FILE
                                   the System-One key, or a file holding it (--oracle jev,
-                                  read only when a flow's arbiter will ask)
+                                  read only when a flow's arbiter or the judge will ask)
               TYPESAFE_BASE_URL   the System-One service (default https://api.typesafe.ai)
               TYPESAFE_DEFAULT_MODEL
                                   the model the questions name (default jev-latest)
@@ -274,10 +303,11 @@ public final class ProxyMain {
         if (options.shutdownGrace() != null) {
             config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
+        ProxyOptions.Active a = options.active();
         FlowSetup flow = null;
-        if (options.active() != null && options.active().flow() != null) {
+        if (a != null && a.flow() != null) {
             try {
-                flow = FlowSetup.of(options.active().flow(), env, host, options.retainDays());
+                flow = FlowSetup.of(a.flow(), a.oracle(), env, host);
             } catch (FlowSetup.Failure e) {
                 if (e.usage()) {
                     return usageError(e.getMessage());
@@ -286,10 +316,31 @@ public final class ProxyMain {
                 return PROXY_FAILED;
             }
         }
-        if (options.active() != null) {
-            config.active(activeMode(options, flow));
+        Oracle sessionOracle = flow == null ? null : flow.oracle();
+        ConfirmJudge judge = null;
+        if (a != null && a.judge() != null) {
+            try {
+                OracleSettings settings = OracleEnvironment.read(env, a.oracle().mode());
+                judge = new ConfirmJudge(a.judge().settings().withModel(settings.model()), a.judge().log());
+                if (sessionOracle == null) {
+                    sessionOracle = SessionOracle.open(a.oracle(), settings, host);
+                }
+                if (a.oracle().mode() == Oracle.Mode.JEV && settings.apiKey() == null) {
+                    Logger.warn("no TypeSafe API key is set ({} or {}): the confirmation judge cannot ask System-One and"
+                            + " refuses nothing; set one, or answer from the cache with --oracle replay",
+                            OracleEnvironment.API_KEY, OracleEnvironment.API_KEY_FILE);
+                }
+            } catch (IllegalArgumentException e) {
+                if (sessionOracle != null) {
+                    sessionOracle.close();
+                }
+                return usageError(e.getMessage());
+            }
         }
-        try (Oracle oracle = flow == null ? null : flow.oracle()) {
+        if (a != null) {
+            config.active(activeMode(options, flow, sessionOracle, judge));
+        }
+        try (Oracle oracle = sessionOracle) {
             return Proxy.run(config.build(), in, out).exitStatus();
         } catch (ProxyStartException e) {
             Logger.error(e.getMessage());
@@ -303,13 +354,15 @@ public final class ProxyMain {
 
     /**
      * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards),
-     * serving {@code flow} when one is given.
+     * serving {@code flow} and judging with {@code judge} when they are given, both asking
+     * {@code oracle}.
      */
-    private static ActiveMode activeMode(ProxyOptions options, FlowSetup flow) {
+    private static ActiveMode activeMode(ProxyOptions options, FlowSetup flow, Oracle oracle, ConfirmJudge judge) {
         ProxyOptions.Active a = options.active();
-        ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit()).context(a.context());
+        ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit()).context(a.context()).oracle(oracle)
+                .judge(judge);
         if (flow != null) {
-            mode.flow(flow.served()).oracle(flow.oracle());
+            mode.flow(flow.served());
         }
         if (a.guards()) {
             mode.guards(Guards.forDomain(options.domain()).orElseThrow());

@@ -68,6 +68,19 @@ class ProxyMainTest {
     }
 
     @Test
+    void helpNamesEveryJudgeOptionWithItsDefault() {
+        assertEquals(0, run("--help"));
+        String help = text.toString(StandardCharsets.UTF_8);
+        for (String listed : List.of("  --confirm-judge log|enforce\n", "Needs --guards and\n", "  --confirm-threshold P\n",
+                "(0 to 1; default 0.5)", "  --confirm-second proposed|described\n", "  --confirm-second-shadow\n",
+                "  --confirm-questions N\n", "(default 100)", "  --confirm-log FILE ", "<session>.confirm.jsonl",
+                "for a flow's arbiter and for the judge", "read only when a flow's arbiter or the judge will ask",
+                "--confirm-log and --oracle-cache expands to")) {
+            assertTrue(help.contains(listed), listed + " is listed in:\n" + help);
+        }
+    }
+
+    @Test
     void versionIsOneLine() {
         assertEquals(0, run("--version"));
         assertEquals("stretto-proxy 0.1.0" + System.lineSeparator(), text.toString(StandardCharsets.UTF_8));

@@ -3,6 +3,8 @@ package dev.stretto.proxy;
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.judge.ConfirmLogFile;
+import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.record.LogFileSink;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
@@ -50,10 +52,14 @@ final class ProxySession {
         // Active mode: --context names a file in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
                 : config.active().withContext(hostPath(config.host(), config.active().context(), "context file", "file"));
-        // Flows: --flow-log names a file in the host's world too.
+        // Flows: --flow-log names a file in the host's world too, and so does --confirm-log.
         if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() != null) {
             activeMode = activeMode.withFlow(activeMode.flow().withLog(hostPath(config.host(), activeMode.flow().log(),
                     "flow log", "file")));
+        }
+        if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() != null) {
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(hostPath(config.host(),
+                    activeMode.judge().log(), "confirm log", "file")));
         }
 
         List<RecordingSink> sinks = new ArrayList<>();
@@ -87,10 +93,23 @@ final class ProxySession {
                 retention.problems().forEach(Logger::warn);
             }
         }
+        // --retain-days also prunes the answers of the oracle the session asks (formats 11.1).
+        OracleCache answers = activeMode == null || activeMode.oracle() == null ? null
+                : activeMode.oracle().cacheInUse().orElse(null);
+        if (config.retainDays() != null && answers != null) {
+            Retention.Outcome pruned = answers.prune(config.retainDays(), started);
+            Logger.info("--retain-days {}: deleted {} under {}", config.retainDays(), pruned.deleted() == 1
+                    ? "1 oracle answer" : pruned.deleted() + " oracle answers", answers.directory());
+            pruned.problems().forEach(Logger::warn);
+        }
         openSinks(config, sessionId, started, sinks);
-        // Flows: without --flow-log, the flow log goes next to the session log (none unrecorded).
+        // Flows: without --flow-log, the flow log goes next to the session log (none unrecorded);
+        // the judge's confirm log likewise.
         if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() == null && logPath != null) {
             activeMode = activeMode.withFlow(activeMode.flow().withLog(FlowLogFile.besideSessionLog(logPath)));
+        }
+        if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() == null && logPath != null) {
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(ConfirmLogFile.besideSessionLog(logPath)));
         }
 
         LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null

@@ -1,6 +1,7 @@
 package dev.stretto.cli.tools;
 
 import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.judge.ConfirmLogFile;
 import dev.stretto.proxy.record.CommandRedactor;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
@@ -51,6 +52,11 @@ final class TimelinePrinter {
     }
 
     void print(Timeline tl) {
+        print(tl, JudgedCalls.NONE);
+    }
+
+    /** Prints {@code tl} with the confirmation judge's {@code judged} calls marked. */
+    void print(Timeline tl, JudgedCalls judged) {
         var h = tl.header();
         out.println(style.bold("session ") + h.session());
         out.println(style.dim("started ") + UTC.format(Instant.ofEpochMilli(h.startedUnixMs())) + " UTC");
@@ -67,7 +73,7 @@ final class TimelinePrinter {
             switch (step) {
                 case Timeline.Said s -> out.println(time(s.tMs()) + (s.role() == Timeline.Role.USER
                         ? style.cyan("user      ") : style.green("assistant ")) + oneLine(s.text()));
-                case Timeline.TurnStarted ts -> printTurn(ts.turn());
+                case Timeline.TurnStarted ts -> printTurn(ts.turn(), judged);
                 case Timeline.ResultArrived r -> {
                     // Results are shown under their call.
                 }
@@ -92,14 +98,57 @@ final class TimelinePrinter {
         if (byCommit > 0) {
             own.add(byCommit + " by commits");
         }
+        if (!judged.unplaced().isEmpty()) {
+            out.println();
+            out.println(style.yellow("judgments of calls not in the log:"));
+            for (ConfirmLogFile.Judged j : judged.unplaced()) {
+                out.println("           " + j.tool() + ' ' + cut(CanonicalJson.write(j.arguments())));
+                printJudgment(j, "             ");
+            }
+        }
         out.println();
         out.println(style.dim(tl.calls().size() + (tl.calls().size() == 1 ? " call" : " calls")
                 + (own.isEmpty() ? "" : " (" + String.join(", ", own) + ")")
                 + ", " + tl.failedCalls() + " failed, " + tl.turns().size() + (tl.turns().size() == 1 ? " turn, " : " turns, ")
+                + (judged.count() == 0 ? "" : judged.count() + " judged"
+                        + (judged.refused() == 0 ? "" : " (" + judged.refused() + " refused)") + ", ")
                 + SessionTable.duration(tl.endMs())));
     }
 
-    private void printTurn(Timeline.Turn turn) {
+    /**
+     * One judgment of the confirmation judge: its answers and verdict on one line, then the
+     * values the proposal check flagged.
+     */
+    private void printJudgment(ConfirmLogFile.Judged j, String prefix) {
+        List<String> answers = new ArrayList<>();
+        if (j.pYes() != null) {
+            answers.add("p_yes " + CanonicalJson.formatFixed(j.pYes(), 2));
+        }
+        if (j.pSecond() != null) {
+            answers.add("p_second " + CanonicalJson.formatFixed(j.pSecond(), 2) + (j.secondShadow() ? " shadow" : ""));
+        }
+        String shown = answers.isEmpty() ? "" : " (" + String.join(", ", answers) + ")";
+        String verdict;
+        if (j.refused()) {
+            verdict = style.red("REFUSED, no explicit agreement" + shown);
+        } else if (j.fails()) {
+            verdict = style.yellow("no explicit agreement, logged only" + shown);
+        } else if (j.skipped() != null) {
+            verdict = style.yellow("skipped: " + j.skipped());
+        } else if (j.unknown()) {
+            verdict = style.yellow("no answer: " + (j.error() == null ? "unknown" : oneLine(j.error())));
+        } else {
+            verdict = style.green("agreed" + shown);
+        }
+        out.println(prefix + "judge: " + verdict + style.dim("  word list: " + (j.wordList() ? "yes" : "no") + "  "
+                + j.ms() + " ms"));
+        for (var flag : j.proposalCheck()) {
+            out.println(prefix + style.yellow("proposal check: " + flag.argument() + " " + CanonicalJson.write(flag.value())
+                    + " is from a record the customer did not choose"));
+        }
+    }
+
+    private void printTurn(Timeline.Turn turn, JudgedCalls judged) {
         out.println(time(turn.startMs()) + style.bold("turn " + turn.number()));
         for (Timeline.Call c : turn.calls()) {
             StringBuilder line = new StringBuilder("           ");
@@ -125,6 +174,9 @@ final class TimelinePrinter {
             }
             out.println(line);
             String prefix = "             ";
+            for (ConfirmLogFile.Judged j : judged.of(c)) {
+                printJudgment(j, prefix);
+            }
             if (c.result() != null && c.isCommit()) {
                 // A commit's result is one part per call it was asked to make.
                 for (String part : c.result().content().split("\n\n")) {

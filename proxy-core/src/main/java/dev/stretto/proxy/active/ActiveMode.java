@@ -10,7 +10,8 @@ import java.nio.file.Path;
  * What the proxy does in active mode, beyond forwarding: check the agent's calls against a
  * domain's policy guards ({@code --guards}), add the {@code stretto_commit} tool ({@code
  * --commit}), read the conversation the host appends to a file ({@code --context FILE}), serve
- * a flow behind the agent's calls ({@code --flow FILE}). A session with an {@code ActiveMode}
+ * a flow behind the agent's calls ({@code --flow FILE}), ask a model whether the customer agreed
+ * to each write ({@code --confirm-judge}). A session with an {@code ActiveMode}
  * runs its lines through one actor; a session without one forwards them untouched and parses
  * nothing. Build it with {@link #builder()}.
  *
@@ -20,14 +21,18 @@ import java.nio.file.Path;
  * @param context the conversation file ({@code --context}), or null
  * @param flow    the flow served after the agent's calls, or null
  * @param oracle  who answers the System-One questions ({@code --oracle}): needed by a flow
- *                that decides with its arbiter, else null. The caller opens it and closes it
- *                once the session has ended.
+ *                that decides with its arbiter and by the judge, else null. The caller opens it
+ *                and closes it once the session has ended.
+ * @param judge   the confirmation judge, or null; it needs the guards, the conversation and
+ *                the oracle
  */
-public record ActiveMode(Guards guards, boolean commit, Path context, ServedFlow flow, Oracle oracle) {
+public record ActiveMode(Guards guards, boolean commit, Path context, ServedFlow flow, Oracle oracle,
+                         ConfirmJudge judge) {
 
     /**
-     * @throws IllegalArgumentException when nothing is asked for (that is passive mode), or a
-     *                                  flow decides with its arbiter and no oracle is given
+     * @throws IllegalArgumentException when nothing is asked for (that is passive mode), a
+     *                                  flow decides with its arbiter and no oracle is given, or
+     *                                  a judge lacks the guards, the context file or the oracle
      */
     public ActiveMode {
         if (guards == null && !commit && context == null && flow == null) {
@@ -37,21 +42,30 @@ public record ActiveMode(Guards guards, boolean commit, Path context, ServedFlow
             throw new IllegalArgumentException("the flow " + flow.source() + " decides with its arbiter, which asks the"
                     + " System-One model: give an oracle");
         }
+        if (judge != null && (guards == null || context == null || oracle == null)) {
+            throw new IllegalArgumentException("the confirmation judge needs the guards, the context file and an"
+                    + " oracle");
+        }
     }
 
-    /** Guards, the commit tool and the conversation, without a flow. */
+    /** Guards, the commit tool and the conversation, without a flow or a judge. */
     public ActiveMode(Guards guards, boolean commit, Path context) {
-        this(guards, commit, context, null, null);
+        this(guards, commit, context, null, null, null);
     }
 
     /** This configuration with the conversation read from {@code file} instead. */
     public ActiveMode withContext(Path file) {
-        return new ActiveMode(guards, commit, file, flow, oracle);
+        return new ActiveMode(guards, commit, file, flow, oracle, judge);
     }
 
     /** This configuration serving {@code served} instead. */
     public ActiveMode withFlow(ServedFlow served) {
-        return new ActiveMode(guards, commit, context, served, oracle);
+        return new ActiveMode(guards, commit, context, served, oracle, judge);
+    }
+
+    /** This configuration with {@code newJudge} (null for none) instead. */
+    public ActiveMode withJudge(ConfirmJudge newJudge) {
+        return new ActiveMode(guards, commit, context, flow, oracle, newJudge);
     }
 
     /** A builder with nothing switched on yet. */
@@ -66,6 +80,7 @@ public record ActiveMode(Guards guards, boolean commit, Path context, ServedFlow
         private Path context;
         private ServedFlow flow;
         private Oracle oracle;
+        private ConfirmJudge judge;
 
         private Builder() {
         }
@@ -101,12 +116,22 @@ public record ActiveMode(Guards guards, boolean commit, Path context, ServedFlow
         }
 
         /**
+         * Judges the writes the guards check for a confirmation ({@code --confirm-judge}); needs
+         * {@link #guards}, {@link #context} and {@link #oracle}.
+         */
+        public Builder judge(ConfirmJudge judge) {
+            this.judge = judge;
+            return this;
+        }
+
+        /**
          * The configuration.
          *
-         * @throws IllegalArgumentException when nothing was switched on, or an arbiter has no oracle
+         * @throws IllegalArgumentException when nothing was switched on, an arbiter has no
+         *                                  oracle, or a judge lacks guards, context or oracle
          */
         public ActiveMode build() {
-            return new ActiveMode(guards, commit, context, flow, oracle);
+            return new ActiveMode(guards, commit, context, flow, oracle, judge);
         }
     }
 }

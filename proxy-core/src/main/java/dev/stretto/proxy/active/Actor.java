@@ -58,8 +58,11 @@ import org.tinylog.Logger;
  * output ({@link ActiveSession.HostWriter}) or the server's {@link Outbox}, whose writers do
  * the writing, and the mailbox's gate keeps it from taking events a full queue could not
  * take. It waits only for the log writer's queue (the same backpressure from a stalled disk
- * the pumps get in passive mode) and reads the conversation file's new bytes. The proxy's own requests time out on a tick: the actor looks
- * at its clock after every event, and at least every {@link #TICK} while any of them waits.
+ * the pumps get in passive mode), reads the conversation file's new bytes, and appends the
+ * few short lines of the flow and confirm logs ({@link SideLogWriter}). Questions to a remote
+ * model run in forks ({@link #fork}). The proxy's own requests time out on a tick: the actor
+ * looks at its clock after every event, and at least every {@link #TICK} while any of them
+ * waits.
  *
  * <p>Ending. When the host's input ends, the actor reads the conversation once more and, once
  * no run of its own still needs the server, closes the server's input. When the server ends,
@@ -163,6 +166,7 @@ final class Actor implements Callable<Void>, RunContext {
             return null;
         } finally {
             try {
+                checks.forEach(CallCheck::close);
                 answerHook.close();
             } finally {
                 mailbox.close();

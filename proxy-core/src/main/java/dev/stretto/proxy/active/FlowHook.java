@@ -34,11 +34,11 @@ final class FlowHook implements AnswerHook {
 
     private final FlowSession session;
     private final Oracle oracle;
-    private final FlowLogWriter log;
+    private final SideLogWriter log;
     // Actor thread only.
     private Run current;
 
-    private FlowHook(FlowSession session, Oracle oracle, FlowLogWriter log) {
+    private FlowHook(FlowSession session, Oracle oracle, SideLogWriter log) {
         this.session = session;
         this.oracle = oracle;
         this.log = log;
@@ -51,7 +51,7 @@ final class FlowHook implements AnswerHook {
      * @param clockMs a millisecond clock, for how long decisions take
      */
     static FlowHook start(ServedFlow served, Oracle oracle, String sessionId, LongSupplier clockMs) {
-        FlowLogWriter log = served.log() == null ? null : new FlowLogWriter(served.log());
+        SideLogWriter log = served.log() == null ? null : new SideLogWriter(served.log(), "flow log");
         FlowSession session = served.start(sessionId, line -> {
             if (log != null) {
                 log.write(line);

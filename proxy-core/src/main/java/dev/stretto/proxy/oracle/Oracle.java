@@ -51,6 +51,18 @@ public sealed interface Oracle extends AutoCloseable permits JevOracle, ReplayOr
     }
 
     /**
+     * The cache this oracle answers from ({@code jev} and {@code replay}; {@code mock} uses
+     * none): the one {@code --retain-days} prunes.
+     */
+    default java.util.Optional<OracleCache> cacheInUse() {
+        return switch (this) {
+            case JevOracle j -> java.util.Optional.of(j.cache());
+            case ReplayOracle r -> java.util.Optional.of(r.cache());
+            case MockOracle m -> java.util.Optional.empty();
+        };
+    }
+
+    /**
      * Answers {@code request}.
      *
      * @throws OracleException      when there is no answer; its message is the reason

@@ -13,27 +13,34 @@ import java.nio.file.attribute.PosixFilePermissions;
 import org.tinylog.Logger;
 
 /**
- * The flow log ({@code <session>.flow.jsonl}, formats 3.7), appended to one line at a time on
- * the actor's thread: the lines are small and few (a decision or a run's end), so one write
- * each costs the actor less than handing them to a thread of their own would. The file is
- * made only when the first line comes (a session whose flow never runs leaves none), for its
- * owner only, as session logs are (its parent directory too when missing), and opened in
- * append mode, so a log named by several sessions keeps all their lines. Each line is one
- * write of its bytes and newline, unbuffered, so the file is complete whenever the session
- * ends, a signal included. A file that cannot be written is reported once; the flow goes on.
- * Actor thread only.
+ * A JSON-lines log beside the session log: the flow log ({@code <session>.flow.jsonl},
+ * formats 3.7) or the confirmation judge's ({@code <session>.confirm.jsonl}, formats 10),
+ * appended to one line at a time on the actor's thread: the lines are small and few (a
+ * decision, a run's end, a judgment), so one write each costs the actor less than handing
+ * them to a thread of their own would. The file is made only when the first line comes (a
+ * session with nothing to log leaves none), for its owner only, as session logs are (its
+ * parent directory too when missing), and opened in append mode, so a log named by several
+ * sessions keeps all their lines. Each line is one write of its bytes and newline,
+ * unbuffered, so the file is complete whenever the session ends, a signal included. A file
+ * that cannot be written is reported once; the session goes on. Actor thread only.
  */
-final class FlowLogWriter implements AutoCloseable {
+final class SideLogWriter implements AutoCloseable {
 
     private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
     private final Path path;
+    private final String what;
     private OutputStream out;
     private boolean failed;
 
-    /** A log at {@code path}, not yet made. */
-    FlowLogWriter(Path path) {
+    /**
+     * A log at {@code path}, not yet made.
+     *
+     * @param what what it is, for messages ({@code "flow log"})
+     */
+    SideLogWriter(Path path, String what) {
         this.path = path;
+        this.what = what;
     }
 
     /** Appends {@code line} and a newline. */
@@ -48,7 +55,8 @@ final class FlowLogWriter implements AutoCloseable {
             out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             failed = true;
-            Logger.error("cannot write the flow log {} ({}); the flow goes on without it", path, Retention.describe(e));
+            Logger.error("cannot write the {} {} ({}); the session goes on without it", what, path,
+                    Retention.describe(e));
         }
     }
 
@@ -85,7 +93,7 @@ final class FlowLogWriter implements AutoCloseable {
             out.close();
         } catch (IOException e) {
             if (!failed) {
-                Logger.error("cannot close the flow log {} ({})", path, Retention.describe(e));
+                Logger.error("cannot close the {} {} ({})", what, path, Retention.describe(e));
             }
         }
         out = null;
