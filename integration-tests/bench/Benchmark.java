@@ -13,6 +13,9 @@
 //   latency     sequential ping round trips (median and p99)
 //   memory      peak resident set (VmHWM) of the whole process tree during the burst
 //   learn       wall time of `stretto learn --habit-only` over 1,000 sessions (learnRow)
+//   flow        a served flow (shop.flow.json on the retail world) against the passive proxy on
+//               the same world: start-up, a call the flow follows with three lookups, a call it
+//               hands back at once (flowRows)
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -53,7 +56,7 @@ public class Benchmark {
         }
     }
 
-    /** The proxy as a process in front of the demo, against the demo alone; then stretto learn. */
+    /** The proxy as a process in front of the demo, against the demo alone; a served flow; then stretto learn. */
     static void processes(Path root) throws Exception {
         int rounds = Integer.getInteger("rounds", 5);
         int calls = Integer.getInteger("calls", 20000);
@@ -116,7 +119,88 @@ public class Benchmark {
                         + " ping p50 %+.0f us, ping p99 %+.0f us, burst %+.0f ms, start-up %+.0f ms%n",
                 median(pingMedian[active]) - median(pingMedian[passive]), median(pingP99[active]) - median(pingP99[passive]),
                 median(burst[active]) - median(burst[passive]), median(startup[active]) - median(startup[passive]));
+        flowRows(root, rounds, Integer.getInteger("customers", 10));
         learnRow(root, Integer.getInteger("sessions", 1000), Integer.getInteger("learnRounds", 3));
+    }
+
+    static final String FIND_USER = "{\"jsonrpc\":\"2.0\",\"id\":\"f%d\",\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"find_user_id_by_email\",\"arguments\":{\"email\":\"c%<d@example.com\"}}}\n";
+    static final String CANCEL = "{\"jsonrpc\":\"2.0\",\"id\":\"x%d\",\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"cancel_pending_order\",\"arguments\":{\"order_id\":\"#W%<da\",\"reason\":\"no longer needed\"}}}\n";
+
+    /**
+     * A flow served on the retail world beside the passive proxy on the same world, interleaved:
+     * sessions of {@code customers} customers, each of whom the agent looks up by email (the
+     * flow then looks up the user and both orders, and the answer comes with the three
+     * appended) and whose first order it then cancels (no lookup follows a cancel: the flow
+     * decides and hands back at once). The agent waits for each answer, as agents do. Medians
+     * over the rounds of each session's median; the shop flow's 40 lookups a session allow 13
+     * customers, so the default of 10 stays under the cap.
+     */
+    static void flowRows(Path root, int rounds, int customers) throws Exception {
+        String demo = root.resolve("bin/stretto-mcp-demo").toString();
+        String proxy = root.resolve("bin/stretto-proxy").toString();
+        String flow = root.resolve("testdata/reference/home/shop.flow.json").toString();
+        List<List<String>> commands = List.of(List.of(proxy, "--", demo, "--world", "retail"),
+                List.of(proxy, "--flow", flow, "--", demo, "--world", "retail"));
+        double[][] startup = new double[2][rounds];
+        double[][] lookedUp = new double[2][rounds];
+        double[][] handedBack = new double[2][rounds];
+        for (int r = 0; r < rounds; r++) {
+            for (int s = 0; s < 2; s++) {
+                double[] row = flowSession(commands.get(s), customers, s == 1);
+                startup[s][r] = row[0];
+                lookedUp[s][r] = row[1];
+                handedBack[s][r] = row[2];
+            }
+        }
+        System.out.printf(Locale.ROOT, "served flow, shop.flow.json on the retail world: %d customers a session;"
+                + " medians across rounds%n", customers);
+        System.out.printf(Locale.ROOT, "%-28s %12s %18s %18s%n", "setup", "start-up ms", "find_user ms", "cancel ms");
+        String[] names = {"retail, passive", "retail, --flow shop.flow.json"};
+        for (int s = 0; s < 2; s++) {
+            System.out.printf(Locale.ROOT, "%-28s %12.0f %18.2f %18.2f%n", names[s], median(startup[s]),
+                    median(lookedUp[s]), median(handedBack[s]));
+        }
+        System.out.printf(Locale.ROOT, "the flow: start-up %+.0f ms, find_user answered with 3 lookups %+.2f ms,"
+                        + " cancel handed back %+.2f ms%n", median(startup[1]) - median(startup[0]),
+                median(lookedUp[1]) - median(lookedUp[0]), median(handedBack[1]) - median(handedBack[0]));
+    }
+
+    /** One session: {start-up ms, median find_user round trip ms, median cancel round trip ms}. */
+    static double[] flowSession(List<String> command, int customers, boolean flowServed) throws Exception {
+        Started started = Started.of(command);
+        Process p = started.process();
+        try {
+            OutputStream in = started.in();
+            BufferedReader out = started.out();
+            double[] find = new double[customers];
+            double[] cancel = new double[customers];
+            for (int k = 0; k < customers; k++) {
+                long s = System.nanoTime();
+                in.write(String.format(Locale.ROOT, FIND_USER, k + 1).getBytes(StandardCharsets.UTF_8));
+                in.flush();
+                String answer = out.readLine();
+                Run.expect(answer, "\"user_" + (k + 1) + "\"");
+                if (flowServed) {
+                    Run.expect(answer, "Also looked up automatically");
+                }
+                find[k] = (System.nanoTime() - s) / 1e6;
+                s = System.nanoTime();
+                in.write(String.format(Locale.ROOT, CANCEL, k + 1).getBytes(StandardCharsets.UTF_8));
+                in.flush();
+                Run.expect(out.readLine(), "cancelled");
+                cancel[k] = (System.nanoTime() - s) / 1e6;
+            }
+            in.close();
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException(command + " exited " + p.exitValue());
+            }
+            return new double[] {started.startupMs(), median(find), median(cancel)};
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
     }
 
     /**
@@ -171,17 +255,35 @@ public class Benchmark {
         return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 
-    record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
-        static Run of(List<String> command, String call, int calls, int pings) throws Exception {
+    /** A process started and initialized: the time from its start to the initialize answer. */
+    record Started(Process process, OutputStream in, BufferedReader out, double startupMs) {
+        static Started of(List<String> command) throws Exception {
             long t0 = System.nanoTime();
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             try {
                 OutputStream in = p.getOutputStream();
-                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8), 1 << 16);
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8),
+                        1 << 16);
                 in.write(INIT.getBytes(StandardCharsets.UTF_8));
                 in.flush();
-                expect(out.readLine(), "\"id\":0");
-                double startup = (System.nanoTime() - t0) / 1e6;
+                Run.expect(out.readLine(), "\"id\":0");
+                return new Started(p, in, out, (System.nanoTime() - t0) / 1e6);
+            } catch (Exception | Error e) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw e;
+            }
+        }
+    }
+
+    record Run(double startupMs, double burstMs, double pingMedianUs, double pingP99Us, double peakRssMb) {
+        static Run of(List<String> command, String call, int calls, int pings) throws Exception {
+            Started started = Started.of(command);
+            Process p = started.process();
+            try {
+                OutputStream in = started.in();
+                BufferedReader out = started.out();
+                double startup = started.startupMs();
 
                 long[] rtt = new long[pings];
                 for (int i = 0; i < pings; i++) {

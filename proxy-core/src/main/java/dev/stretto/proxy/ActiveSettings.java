@@ -30,6 +30,11 @@ import java.util.Objects;
  * {@link RecordingSink}s like every other line. The rules and the exact texts are described in
  * the project's {@code docs/active-mode.md}.
  *
+ * <p>A served flow ({@code --flow}), the System-One oracle ({@code --oracle}) and the
+ * confirmation judge ({@code --confirm-judge}) are not among these settings: they are
+ * configured with types of the module's internal packages, which a program on the class path
+ * can use (see the README's library section) and one on the module path cannot.
+ *
  * @param guards  the domain whose policy guards check each of the agent's {@code tools/call}s
  *                before the server sees it ({@link #guardedDomains()}: {@code retail} or
  *                {@code airline}), or null for none

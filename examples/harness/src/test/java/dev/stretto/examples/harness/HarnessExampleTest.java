@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -160,10 +161,16 @@ class HarnessExampleTest {
     }
 
     static String compile(String modulePath, Path tmp, Path... sources) throws IOException {
+        return compile(List.of("--module-path", modulePath), tmp, sources);
+    }
+
+    /** Compiles with {@code path} ({@code --module-path} or {@code --class-path} and its value); javac's errors. */
+    static String compile(List<String> path, Path tmp, Path... sources) throws IOException {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         StringWriter errors = new StringWriter();
-        List<String> options = List.of("--release", "25", "--enable-preview", "--module-path", modulePath,
-                "-d", Files.createDirectories(tmp.resolve("out")).toString(), "-Xlint:-preview");
+        List<String> options = new ArrayList<>(List.of("--release", "25", "--enable-preview",
+                "-d", Files.createDirectories(tmp.resolve("out")).toString(), "-Xlint:-preview"));
+        options.addAll(path);
         javac.getTask(errors, null, null, options, null,
                 javac.getStandardFileManager(null, null, null).getJavaFileObjects(sources)).call();
         return errors.toString().replaceAll("(?m)^Note: .*\\R", "");

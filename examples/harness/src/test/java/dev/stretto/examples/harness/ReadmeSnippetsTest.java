@@ -15,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Java a harness author pastes from the README's library section (and from the embedding
- * section of docs/active-mode.md) compiles against the API on the module path. Each block is
+ * section of docs/active-mode.md) compiles against the API on the module path; the judge's
+ * example, which needs the internal types, compiles on the class path, and on the module path
+ * fails as the documents say. Each block is
  * a fragment: it becomes the body of a method of its own, whose class declares the names the
  * blocks take as given (the agent's streams, a server, an API key).
  */
@@ -39,10 +41,43 @@ class ReadmeSnippetsTest {
         List<String> blocks = new ArrayList<>(javaBlocks(section(root.resolve("README.md"),
                 "## Using proxy-core as a library")));
         assertTrue(blocks.size() >= 4, "the library section's Java blocks: " + blocks.size());
-        List<String> embedding = javaBlocks(section(root.resolve("docs/active-mode.md"), "## Embedding"));
-        assertEquals(1, embedding.size(), "docs/active-mode.md's embedding block");
-        blocks.addAll(embedding);
+        assertTrue(blocks.stream().noneMatch(ReadmeSnippetsTest::usesInternalPackages), "the README's library section"
+                + " shows the exported API only");
+        blocks.add(embeddingBlocks(root).getFirst());
+        Path src = snippets(tmp, blocks, true);
+        assertEquals("", HarnessExampleTest.compile(HarnessExampleTest.modulePath(), tmp, src.resolve("module-info.java"),
+                src.resolve("h/Snippets.java")), Files.readString(src.resolve("h/Snippets.java")));
+    }
 
+    @Test
+    void theJudgeExampleCompilesOnTheClassPathAndNotOnTheModulePath(@TempDir Path tmp) throws Exception {
+        String judge = embeddingBlocks(repositoryRoot()).getLast();
+        assertTrue(usesInternalPackages(judge), judge);
+
+        Path src = snippets(tmp.resolve("classpath"), List.of(judge), false);
+        assertEquals("", HarnessExampleTest.compile(List.of("--class-path", HarnessExampleTest.modulePath()),
+                tmp.resolve("classpath"), src.resolve("h/Snippets.java")), Files.readString(src.resolve("h/Snippets.java")));
+
+        Path modular = snippets(tmp.resolve("modulepath"), List.of(judge), true);
+        String errors = HarnessExampleTest.compile(HarnessExampleTest.modulePath(), tmp.resolve("modulepath"),
+                modular.resolve("module-info.java"), modular.resolve("h/Snippets.java"));
+        assertTrue(errors.contains("error: package dev.stretto.proxy.active is not visible"), errors);
+    }
+
+    /** docs/active-mode.md's embedding blocks: with ActiveSettings, then the judge with the internal types. */
+    private static List<String> embeddingBlocks(Path root) throws IOException {
+        List<String> embedding = javaBlocks(section(root.resolve("docs/active-mode.md"), "## Embedding"));
+        assertEquals(2, embedding.size(), "docs/active-mode.md's embedding blocks");
+        assertTrue(!usesInternalPackages(embedding.getFirst()), embedding.getFirst());
+        return embedding;
+    }
+
+    private static boolean usesInternalPackages(String block) {
+        return block.lines().anyMatch(l -> l.matches("import dev\\.stretto\\.proxy\\.[a-z]+.*"));
+    }
+
+    /** Writes the blocks as methods of one class, in a module {@code h} when {@code modular}; the source root. */
+    private static Path snippets(Path tmp, List<String> blocks, boolean modular) throws IOException {
         Set<String> imports = new LinkedHashSet<>(GIVEN_IMPORTS);
         StringBuilder methods = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
@@ -58,11 +93,12 @@ class ReadmeSnippetsTest {
         }
         Path src = tmp.resolve("src");
         Files.createDirectories(src.resolve("h"));
-        Files.writeString(src.resolve("module-info.java"), "module h { requires dev.stretto.proxy; }");
+        if (modular) {
+            Files.writeString(src.resolve("module-info.java"), "module h { requires dev.stretto.proxy; }");
+        }
         Files.writeString(src.resolve("h/Snippets.java"), "package h;\n" + String.join("\n", imports)
                 + "\nclass Snippets {\n" + GIVEN + methods + "}\n");
-        assertEquals("", HarnessExampleTest.compile(HarnessExampleTest.modulePath(), tmp, src.resolve("module-info.java"),
-                src.resolve("h/Snippets.java")), Files.readString(src.resolve("h/Snippets.java")));
+        return src;
     }
 
     /** The text of the section that starts with {@code heading}, up to the next heading of its level. */
