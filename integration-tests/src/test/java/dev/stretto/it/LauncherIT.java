@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The launchers as an MCP host starts them: no shell, any directory, a symlink, a bare PATH. */
@@ -91,14 +92,34 @@ class LauncherIT {
         }
     }
 
-    /** Each help says how the command exits (bin/bench's is being rewritten with the benchmark). */
+    /** Each help says how the command exits. */
     @ParameterizedTest
-    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try", "test"})
+    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try", "test", "bench"})
     void everyCommandsHelpStatesItsExitStatus(String command) throws Exception {
         try (Proc p = Proc.start(List.of(Repo.bin(command), "--help"), tmp, Map.of())) {
             assertEquals(0, p.waitFor(), p.stderr());
             String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
             assertTrue(out.contains("Exit status"), out);
+        }
+    }
+
+    /**
+     * bin/bench passed any argument to java: {@code --rounds 3} got the JVM's "Unrecognized
+     * option", {@code -Drounds=abc} and {@code -Dpart=bogus} ran the defaults without a word.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--rounds|unknown argument '--rounds'",
+            "-Drounds=abc|-Drounds takes a whole number from 1, not 'abc'",
+            "-Dcalls=0|-Dcalls takes a whole number from 1, not '0'",
+            "-Dsessions=-1|-Dsessions takes a whole number (0 skips stretto learn), not '-1'",
+            "-Dpart=bogus|-Dpart takes all, process or injvm, not 'bogus'",
+            "-Dagainst=/nonexistent|-Dagainst=/nonexistent: no bin/stretto-proxy there (give a checkout's directory)"})
+    void binBenchRefusesAnArgumentItDoesNotTakeWithAUsageError(String argument, String message) throws Exception {
+        try (Proc p = Proc.start(List.of(Repo.bin("bench"), "-Drounds=1", argument), tmp, Map.of())) {
+            assertEquals(2, p.waitFor(), p.stderr());
+            assertEquals("bin/bench: " + message + " (see bin/bench --help)\n", p.stderr());
+            assertEquals(0, p.stdoutBytes().length);
         }
     }
 
