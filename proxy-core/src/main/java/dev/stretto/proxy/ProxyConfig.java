@@ -147,9 +147,11 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         }
 
         /**
-         * Active mode in the internal form the project's own commands build (with what {@link
-         * ActiveSettings} does not offer); not exported by the module, so a program uses {@link
-         * #active(ActiveSettings)}. Null for passive mode.
+         * Active mode in the internal form the project's own commands build, with what {@link
+         * ActiveSettings} does not offer: a served flow, the oracle, the confirmation judge.
+         * {@code ActiveMode} is not exported by the module, so only a program on the class path
+         * can call this; one on the module path uses {@link #active(ActiveSettings)}. Null for
+         * passive mode.
          */
         public Builder active(ActiveMode active) {
             this.active = active;

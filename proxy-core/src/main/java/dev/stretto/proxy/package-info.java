@@ -38,7 +38,10 @@
  * {@code math}) is internal: public only so that the project's own commands can use it, not
  * exported by the module ({@code dev.stretto.proxy}), and free to change. Active mode (policy
  * guards, {@code stretto_commit}, the conversation file) is switched on with {@link
- * dev.stretto.proxy.ActiveSettings}, on the module path as on the class path.
+ * dev.stretto.proxy.ActiveSettings}, on the module path as on the class path. A served flow,
+ * the System-One oracle and the confirmation judge have no exported settings: a program on
+ * the class path configures them with the internal {@code active.ActiveMode}; one on the
+ * module path cannot.
  *
  * <h2>Threads</h2>
  * Nothing here keeps static state, reads environment variables or {@code System.in}, or calls
