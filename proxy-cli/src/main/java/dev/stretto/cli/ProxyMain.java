@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.tinylog.Logger;
 import org.tinylog.configuration.Configuration;
+import org.tinylog.provider.ProviderRegistry;
 
 /**
  * {@code stretto-proxy}: runs one proxy session between the MCP host on this process's
@@ -213,13 +214,18 @@ public final class ProxyMain {
         SignalShutdown shutdown = SignalShutdown.install(Thread.currentThread());
         // The proxy is the only program in this process, so it may make it a child subreaper.
         // Off the start-up path: the FFM linker takes a while to start, and the setting only
-        // matters once a process of the server's loses its parent.
+        // matters once a process of the server's loses its parent. Only for a session, with the
+        // logger made first: the reaper logs, and a logger first made by it while a short run
+        // is exiting cannot register its shutdown hook and prints an error.
         Subreaper subreaper = new Subreaper();
-        Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> keepReaping(subreaper));
+        Runnable startReaper = () -> {
+            ProviderRegistry.getLoggingProvider();
+            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> keepReaping(subreaper));
+        };
         int status;
         try {
             status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
-                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper);
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper, startReaper);
         } finally {
             shutdown.sessionEnded();
         }
@@ -258,11 +264,19 @@ public final class ProxyMain {
      */
     static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out, PrintStream textOut,
                    long parentPid, Subreaper subreaper) {
+        return run(args, env, in, out, textOut, parentPid, subreaper, () -> {
+        });
+    }
+
+    /** As above, running {@code beforeSession} when the arguments ask for a session. */
+    static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out,
+                           PrintStream textOut, long parentPid, Subreaper subreaper, Runnable beforeSession) {
         ProxyArgs.Parsed parsed = ProxyArgs.parse(Arrays.asList(args));
         configureLogging(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel() : null, env);
         // if/instanceof rather than a pattern switch: the switch's bootstrap costs about
         // 100 ms at start-up, and IDEs start the proxy often.
         if (parsed instanceof ProxyArgs.Run(ProxyOptions options)) {
+            beforeSession.run();
             return session(options, env, HostEnvironment.of(env, parentPid), in, out, subreaper);
         }
         if (parsed instanceof ProxyArgs.Invalid(String message)) {

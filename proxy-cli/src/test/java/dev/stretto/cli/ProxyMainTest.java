@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -50,6 +51,19 @@ class ProxyMainTest {
             assertTrue(help.contains(listed), listed + " is listed in:\n" + help);
         }
         assertEquals(0, protocol.size());
+    }
+
+    @Test
+    void onlyASessionStartsTheReaperSoAQuickExitMakesNoLoggerAtShutdown() {
+        List<String> started = new ArrayList<>();
+        for (List<String> args : List.of(List.of("--version"), List.of("--help"), List.of("--bogus"),
+                List.of("--", "true"))) {
+            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> ProxyMain.run(args.toArray(String[]::new),
+                    Map.of("PATH", "/usr/bin:/bin"), new ByteArrayInputStream(new byte[0]), protocol,
+                    new PrintStream(text, true, StandardCharsets.UTF_8), 77, new Subreaper(),
+                    () -> started.add(String.join(" ", args))));
+        }
+        assertEquals(List.of("-- true"), started);
     }
 
     @Test
