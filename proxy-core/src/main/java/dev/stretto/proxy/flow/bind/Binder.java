@@ -107,7 +107,7 @@ public final class Binder {
                 }
                 args.set(arg, values);
                 for (JsonNode v : values) {
-                    allMentioned &= Mentions.mentions(view.customer(), v.textValue());
+                    allMentioned &= view.mentions(v.textValue());
                 }
                 continue;
             }
@@ -173,7 +173,7 @@ public final class Binder {
                     continue;
                 }
                 ArrayNode values = JSON.arrayNode();
-                JsonPaths.at(out.parsed(), s.path()).forEach(h -> values.add(h.value()));
+                view.at(out, s.path()).forEach(h -> values.add(h.value()));
                 if (!values.isEmpty() && !used.contains(CanonicalJson.write(values))) {
                     return values;
                 }
@@ -231,11 +231,11 @@ public final class Binder {
         List<Candidate> all = new ArrayList<>();
         boolean anyMentioned = false;
         for (Map.Entry<BindingView.Output, Bindings.SourcePath> e : order) {
-            List<JsonPaths.Hit> hits = JsonPaths.at(e.getKey().parsed(), e.getValue().path());
+            List<JsonPaths.Hit> hits = view.at(e.getKey(), e.getValue().path());
             List<String> list = hits.stream().map(JsonPaths.Hit::value).toList();
             for (JsonPaths.Hit h : hits) {
-                boolean mentioned = Mentions.mentions(view.customer(), h.value()) || h.siblings().stream()
-                        .anyMatch(s -> s.codePointCount(0, s.length()) >= 4 && Mentions.mentions(view.customer(), s));
+                boolean mentioned = view.mentions(h.value()) || h.siblings().stream()
+                        .anyMatch(s -> s.codePointCount(0, s.length()) >= 4 && view.mentions(s));
                 anyMentioned |= mentioned;
                 if (!used.contains(h.value()) && taken.add(h.value())) {
                     all.add(new Candidate(h.value(), mentioned, list));
@@ -285,7 +285,7 @@ public final class Binder {
         }
         for (int i = 0; i < results.size(); i++) {
             for (String k : results.get(i)) {
-                if (Mentions.keyish(k) && (view.given(k) || Mentions.mentions(view.customer(), k))) {
+                if (Mentions.keyish(k) && (view.given(k) || view.mentions(k))) {
                     for (int j = 0; j < results.size(); j++) {
                         if (j != i && !results.get(j).contains(k)) {
                             return true;
@@ -314,10 +314,10 @@ public final class Binder {
             List<Candidate> all = new ArrayList<>();
             boolean any = false;
             for (BindingView.Output out : recentFirst) {
-                for (JsonPaths.Hit h : JsonPaths.underKey(out.parsed(), name)) {
+                for (JsonPaths.Hit h : view.underKey(out, name)) {
                     any = true;
                     if (!used.contains(h.value()) && taken.add(h.value())) {
-                        all.add(new Candidate(h.value(), Mentions.mentions(view.customer(), h.value()), List.of()));
+                        all.add(new Candidate(h.value(), view.mentions(h.value()), List.of()));
                     }
                 }
             }

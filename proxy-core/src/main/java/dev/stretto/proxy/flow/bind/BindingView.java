@@ -30,24 +30,39 @@ public final class BindingView {
     public record Output(String callId, String tool, JsonNode parsed) {
     }
 
+    private final List<Event> events;
+    private final List<ToolCall> extra;
+    private final BindingMemo memo;
     private final List<Output> outputs;
     private final Map<String, JsonNode> outputOf;
     private final String customer;
     private final List<ToolCall> made;
-    private final Set<String> given;
+    // Made when first asked for: few decisions need it.
+    private Set<String> given;
+    private Map<String, Map<String, Set<String>>> used;
 
-    private BindingView(List<Output> outputs, Map<String, JsonNode> outputOf, String customer, List<ToolCall> made,
-                        Set<String> given) {
-        this.outputs = List.copyOf(outputs);
+    private BindingView(List<Event> events, List<ToolCall> extra, BindingMemo memo, List<Output> outputs,
+                        Map<String, JsonNode> outputOf, String customer, List<ToolCall> made) {
+        this.events = events;
+        this.extra = extra;
+        this.memo = memo;
+        this.outputs = Collections.unmodifiableList(outputs);
         this.outputOf = Collections.unmodifiableMap(outputOf);
         this.customer = customer;
-        this.made = List.copyOf(made);
-        this.given = Collections.unmodifiableSet(given);
+        this.made = Collections.unmodifiableList(made);
     }
 
     /** The view of a cut episode, its pending calls counted as made. */
     public static BindingView of(EpisodeCut cut) {
-        return of(cut.episode().events(), cut.pending());
+        return of(cut, new BindingMemo());
+    }
+
+    /**
+     * The view of a cut episode, its pending calls counted as made, with what {@code memo}
+     * kept from earlier views of the same session (the same view as {@link #of(EpisodeCut)}).
+     */
+    public static BindingView of(EpisodeCut cut, BindingMemo memo) {
+        return of(cut.episode().events(), cut.pending(), memo);
     }
 
     /**
@@ -55,44 +70,62 @@ public final class BindingView {
      * the current turn still awaiting their result).
      */
     public static BindingView of(List<Event> events, List<ToolCall> extra) {
+        return of(events, extra, new BindingMemo());
+    }
+
+    private static BindingView of(List<Event> events, List<ToolCall> extra, BindingMemo memo) {
+        events = List.copyOf(events);
+        extra = List.copyOf(extra);
         List<Output> outputs = new ArrayList<>();
         Map<String, JsonNode> outputOf = new HashMap<>();
         StringBuilder customer = new StringBuilder();
         List<ToolCall> made = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        Set<String> given = new HashSet<>();
         for (Event e : events) {
             switch (e) {
                 case Event.User u -> customer.append(u.text().toLowerCase(java.util.Locale.ROOT)).append('\n');
-                case Event.Assistant a -> {
-                    for (ToolCall c : a.calls()) {
-                        made.add(c);
-                        give(c, seen, given);
-                    }
-                }
+                case Event.Assistant a -> made.addAll(a.calls());
                 case Event.ToolResult r -> {
                     if (!r.error()) {
-                        JsonNode parsed = ToolOutput.parse(r.content());
+                        JsonNode parsed = memo.parse(r.content());
                         outputs.add(new Output(r.callId(), r.name(), parsed));
                         outputOf.put(r.callId(), parsed);
-                        JsonPaths.scalars(parsed, seen);
                     }
                 }
             }
         }
-        for (ToolCall c : extra) {
-            made.add(c);
-            give(c, seen, given);
-        }
-        return new BindingView(outputs, outputOf, customer.toString(), made, given);
+        made.addAll(extra);
+        return new BindingView(events, extra, memo, outputs, outputOf, customer.toString(), made);
     }
 
-    /** Key-like argument values no result had shown yet: the customer or the agent gave them. */
-    private static void give(ToolCall c, Set<String> seen, Set<String> given) {
-        List<String> values = new ArrayList<>();
-        JsonPaths.scalars(c.arguments(), values);
-        for (String v : values) {
-            if (Mentions.keyish(v) && !seen.contains(v)) {
+    /**
+     * Key-like argument values no result had shown yet when they were passed: the customer or
+     * the agent gave them.
+     */
+    private Set<String> given() {
+        if (given == null) {
+            Set<String> seen = new HashSet<>();
+            given = new HashSet<>();
+            for (Event e : events) {
+                switch (e) {
+                    case Event.User u -> {
+                        // Not a value of a call or a result.
+                    }
+                    case Event.Assistant a -> a.calls().forEach(c -> give(c, seen));
+                    case Event.ToolResult r -> {
+                        if (!r.error()) {
+                            seen.addAll(memo.scalars(memo.parse(r.content())));
+                        }
+                    }
+                }
+            }
+            extra.forEach(c -> give(c, seen));
+        }
+        return given;
+    }
+
+    private void give(ToolCall c, Set<String> seen) {
+        for (String v : memo.keyishArguments(c)) {
+            if (!seen.contains(v)) {
                 given.add(v);
             }
         }
@@ -120,7 +153,22 @@ public final class BindingView {
 
     /** Whether a value (lower-cased and trimmed, or a number's JSON text) was given before a result held it. */
     public boolean given(String normalValue) {
-        return given.contains(normalValue);
+        return given().contains(normalValue);
+    }
+
+    /** Whether the customer mentioned {@code value} ({@link Mentions#mentions} on {@link #customer()}). */
+    public boolean mentions(String value) {
+        return memo.mentions(customer, value);
+    }
+
+    /** The string values at {@code path} in {@code output} ({@link JsonPaths#at}), in document order. */
+    public List<JsonPaths.Hit> at(Output output, String path) {
+        return memo.at(output.parsed(), path);
+    }
+
+    /** Every string under a member named {@code key} in {@code output} ({@link JsonPaths#underKey}). */
+    public List<JsonPaths.Hit> underKey(Output output, String key) {
+        return memo.underKey(output.parsed(), key);
     }
 
     /** The tool of the latest output, the site the learned source order is kept for; null before any. */
@@ -133,16 +181,21 @@ public final class BindingView {
      * anything else as compact JSON).
      */
     public Set<String> used(String tool, String arg) {
-        Set<String> used = new HashSet<>();
-        for (ToolCall c : made) {
-            if (c.name().equals(tool)) {
-                JsonNode v = c.arguments().get(arg);
-                if (v != null) {
-                    used.add(text(v));
+        if (used == null) {
+            used = new HashMap<>();
+        }
+        return used.computeIfAbsent(tool, t -> new HashMap<>()).computeIfAbsent(arg, a -> {
+            Set<String> values = new HashSet<>();
+            for (ToolCall c : made) {
+                if (c.name().equals(tool)) {
+                    JsonNode v = c.arguments().get(arg);
+                    if (v != null) {
+                        values.add(text(v));
+                    }
                 }
             }
-        }
-        return used;
+            return Collections.unmodifiableSet(values);
+        });
     }
 
     /** Whether {@code tool} was called (or is pending) in the episode. */

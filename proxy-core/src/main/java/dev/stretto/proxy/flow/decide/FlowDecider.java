@@ -2,6 +2,7 @@ package dev.stretto.proxy.flow.decide;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.proxy.flow.bind.Binder;
+import dev.stretto.proxy.flow.bind.BindingMemo;
 import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.bind.Pick;
 import dev.stretto.proxy.flow.model.Flow;
@@ -84,6 +85,15 @@ public final class FlowDecider {
      *                      (offered by {@code every_read}); null for a tool it cannot tell
      */
     public DecisionStep decide(EpisodeCut cut, Function<String, List<String>> argumentNames) {
+        return decide(cut, argumentNames, new BindingMemo());
+    }
+
+    /**
+     * Decides what follows the last call of {@code cut}, with what {@code memo} kept from the
+     * session's earlier decisions: the same decision as {@link #decide(EpisodeCut, Function)},
+     * at a cost that does not grow with all the session has said and answered so far.
+     */
+    public DecisionStep decide(EpisodeCut cut, Function<String, List<String>> argumentNames, BindingMemo memo) {
         List<Step> steps = Steps.of(flow, cut.episode());
         if (steps.isEmpty() || !steps.getLast().isCall()) {
             return new DecisionStep.Decided(Decision.handBack("the last step is not a tool call", null));
@@ -107,12 +117,12 @@ public final class FlowDecider {
             return new DecisionStep.Decided(Decision.handBack("no lookups followed here in training", name));
         }
         SiteQuestion question = new SiteQuestion(cut, steps, Steps.history(steps), site, offered, taskId);
-        Context context = new Context(question, name, applies, argumentNames);
+        Context context = new Context(question, name, applies, argumentNames, memo);
         return next(context, scorer.score(question));
     }
 
     private record Context(SiteQuestion question, String site, double threshold,
-                           Function<String, List<String>> argumentNames) {
+                           Function<String, List<String>> argumentNames, BindingMemo memo) {
     }
 
     private DecisionStep next(Context c, Scoring scoring) {
@@ -130,7 +140,7 @@ public final class FlowDecider {
     }
 
     private Decision decide(Context c, Scoring.Scored s) {
-        BindingView view = BindingView.of(c.question().cut());
+        BindingView view = BindingView.of(c.question().cut(), c.memo());
         Map<String, Pick> picks = new LinkedHashMap<>();
         Function<String, Pick> bind = tool -> picks.computeIfAbsent(tool,
                 t -> binder.pick(view, t, c.argumentNames() == null ? null : c.argumentNames().apply(t)));

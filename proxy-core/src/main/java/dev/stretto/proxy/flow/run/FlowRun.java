@@ -83,7 +83,8 @@ public final class FlowRun {
         decisionStartMs = session.nowMs();
         DecisionStep step;
         try {
-            step = session.flowDecider().decide(cut, tool -> session.gate().requiredArguments(tool, session.live()));
+            step = session.flowDecider().decide(cut, tool -> session.gate().requiredArguments(tool, session.live()),
+                    session.memo());
         } catch (RuntimeException e) {
             return failedFlow(e);
         }

@@ -3,6 +3,7 @@ package dev.stretto.proxy.flow.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.flow.arbiter.ArbiterScorer;
+import dev.stretto.proxy.flow.bind.BindingMemo;
 import dev.stretto.proxy.flow.decide.DeciderChoice;
 import dev.stretto.proxy.flow.decide.DeciderKind;
 import dev.stretto.proxy.flow.decide.FlowDecider;
@@ -37,6 +38,8 @@ public final class FlowSession {
     private final Consumer<String> warnings;
     private final LongSupplier clockMs;
     private final Set<String> reportedChanges = new HashSet<>();
+    private BindingMemo memo = new BindingMemo();
+    private boolean remembers = true;
     private LiveTools live = LiveTools.NONE;
     private int lookups;
     private int questions;
@@ -188,6 +191,20 @@ public final class FlowSession {
     }
 
     // --- for the run ---
+
+    /** What the binding rule kept from this session's earlier decisions, for the next one. */
+    BindingMemo memo() {
+        if (!remembers) {
+            memo = new BindingMemo();
+        }
+        return memo;
+    }
+
+    /** Makes every decision from scratch, keeping nothing between them (what tests compare with). */
+    FlowSession fromScratch() {
+        remembers = false;
+        return this;
+    }
 
     FlowOptions options() {
         return options;

@@ -1,0 +1,94 @@
+package dev.stretto.proxy.flow.bind;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.trace.episode.ToolCall;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the binding rule works out about a session's outputs, calls and customer words, kept
+ * from one decision to the next so that a decision late in a long session does not read the
+ * whole session again: each output parsed once (by its text), the hits at each path and the
+ * scalars of each parsed output, the key-like values of each call's arguments, and whether
+ * the customer mentioned a value (searched again only in what the customer said since).
+ * Every answer is the one the rule's own functions give; a fresh memo gives a decision made
+ * from scratch. Not thread-safe: one per flow session, used by its owner.
+ */
+public final class BindingMemo {
+
+    private final Map<String, JsonNode> parsed = new HashMap<>();
+    private final Map<JsonNode, Map<String, List<JsonPaths.Hit>>> hits = new IdentityHashMap<>();
+    private final Map<JsonNode, List<String>> scalars = new IdentityHashMap<>();
+    private final Map<JsonNode, Map<String, List<JsonPaths.Hit>>> underKey = new IdentityHashMap<>();
+    private final Map<ToolCall, List<String>> keyish = new IdentityHashMap<>();
+    /** The customer text the mention states below were searched in. */
+    private String customer = "";
+    /** Per value: -1 when mentioned, else how much of {@code customer} holds no mention of it. */
+    private final Map<String, Integer> mentionSearched = new HashMap<>();
+
+    /** {@link ToolOutput#parse} of {@code content}. */
+    JsonNode parse(String content) {
+        return parsed.computeIfAbsent(content, ToolOutput::parse);
+    }
+
+    /** {@link JsonPaths#at} of {@code path} in {@code output} (a tree this memo parsed). */
+    List<JsonPaths.Hit> at(JsonNode output, String path) {
+        return hits.computeIfAbsent(output, o -> new HashMap<>()).computeIfAbsent(path, p -> JsonPaths.at(output, p));
+    }
+
+    /** {@link JsonPaths#scalars} of {@code output} (a tree this memo parsed), in order. */
+    List<String> scalars(JsonNode output) {
+        return scalars.computeIfAbsent(output, o -> {
+            List<String> out = new ArrayList<>();
+            JsonPaths.scalars(o, out);
+            return out;
+        });
+    }
+
+    /** The scalars of {@code call}'s arguments that look like keys ({@link Mentions#keyish}), in order. */
+    List<String> keyishArguments(ToolCall call) {
+        return keyish.computeIfAbsent(call, c -> {
+            List<String> values = new ArrayList<>();
+            JsonPaths.scalars(c.arguments(), values);
+            values.removeIf(v -> !Mentions.keyish(v));
+            return values;
+        });
+    }
+
+    /** {@link JsonPaths#underKey} of {@code key} in {@code output} (a tree this memo parsed). */
+    List<JsonPaths.Hit> underKey(JsonNode output, String key) {
+        return underKey.computeIfAbsent(output, o -> new HashMap<>())
+                .computeIfAbsent(key, k -> JsonPaths.underKey(output, k));
+    }
+
+    /**
+     * {@link Mentions#mentions} of {@code value} in {@code text}. When the text only grew since
+     * the last call, what was found stays found and only the new part is searched; any other
+     * change starts the search over.
+     */
+    boolean mentions(String text, String value) {
+        if (text != customer) {
+            if (!text.startsWith(customer)) {
+                mentionSearched.clear();
+            }
+            customer = text;
+        }
+        Integer searched = mentionSearched.get(value);
+        if (searched != null && searched < 0) {
+            return true;
+        }
+        boolean found;
+        if (searched == null) {
+            found = Mentions.mentions(customer, value);
+        } else {
+            // Only a mention that reaches into the text added since can be new.
+            String bare = Mentions.bare(value);
+            found = !bare.isEmpty() && customer.indexOf(bare, Math.max(0, searched - bare.length() + 1)) >= 0;
+        }
+        mentionSearched.put(value, found ? -1 : customer.length());
+        return found;
+    }
+}
