@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.bind;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,50 @@ public final class BindingMemo {
     private String customer = "";
     /** Per value: -1 when mentioned, else how much of {@code customer} holds no mention of it. */
     private final Map<String, Integer> mentionSearched = new HashMap<>();
+
+    /**
+     * What a view reads from the events before a cut's turn (the last assistant event), kept
+     * while the next cut holds the same event objects there, as the proxy's episode does.
+     *
+     * @param events   how many events were read
+     * @param outputs  their successful outputs
+     * @param customer the customer's words in them
+     * @param made     their calls
+     */
+    record Reading(int events, List<BindingView.Output> outputs, CharSequence customer, List<ToolCall> made) {
+    }
+
+    private final List<Event> read = new ArrayList<>();
+    private final List<BindingView.Output> outputs = new ArrayList<>();
+    private final StringBuilder said = new StringBuilder();
+    private final List<ToolCall> made = new ArrayList<>();
+
+    /**
+     * The reading of {@code events} before their last assistant event, brought up to date:
+     * read again from the start when an event read before is not the same object.
+     */
+    Reading prefix(List<Event> events) {
+        int turn = events.size();
+        while (turn > 0 && !(events.get(turn - 1) instanceof Event.Assistant)) {
+            turn--;
+        }
+        turn = Math.max(0, turn - 1);
+        int same = 0;
+        while (same < read.size() && same < turn && read.get(same) == events.get(same)) {
+            same++;
+        }
+        if (same < read.size()) {
+            read.clear();
+            outputs.clear();
+            said.setLength(0);
+            made.clear();
+        }
+        for (int i = read.size(); i < turn; i++) {
+            BindingView.read(events.get(i), outputs, said, made, this);
+            read.add(events.get(i));
+        }
+        return new Reading(read.size(), outputs, said, made);
+    }
 
     /** {@link ToolOutput#parse} of {@code content}. */
     JsonNode parse(String content) {

@@ -34,20 +34,19 @@ public final class BindingView {
     private final List<ToolCall> extra;
     private final BindingMemo memo;
     private final List<Output> outputs;
-    private final Map<String, JsonNode> outputOf;
     private final String customer;
     private final List<ToolCall> made;
     // Made when first asked for: few decisions need it.
     private Set<String> given;
     private Map<String, Map<String, Set<String>>> used;
+    private Map<String, JsonNode> outputOf;
 
     private BindingView(List<Event> events, List<ToolCall> extra, BindingMemo memo, List<Output> outputs,
-                        Map<String, JsonNode> outputOf, String customer, List<ToolCall> made) {
+                        String customer, List<ToolCall> made) {
         this.events = events;
         this.extra = extra;
         this.memo = memo;
         this.outputs = Collections.unmodifiableList(outputs);
-        this.outputOf = Collections.unmodifiableMap(outputOf);
         this.customer = customer;
         this.made = Collections.unmodifiableList(made);
     }
@@ -75,26 +74,28 @@ public final class BindingView {
 
     private static BindingView of(List<Event> events, List<ToolCall> extra, BindingMemo memo) {
         events = List.copyOf(events);
-        extra = List.copyOf(extra);
-        List<Output> outputs = new ArrayList<>();
-        Map<String, JsonNode> outputOf = new HashMap<>();
-        StringBuilder customer = new StringBuilder();
-        List<ToolCall> made = new ArrayList<>();
-        for (Event e : events) {
-            switch (e) {
-                case Event.User u -> customer.append(u.text().toLowerCase(java.util.Locale.ROOT)).append('\n');
-                case Event.Assistant a -> made.addAll(a.calls());
-                case Event.ToolResult r -> {
-                    if (!r.error()) {
-                        JsonNode parsed = memo.parse(r.content());
-                        outputs.add(new Output(r.callId(), r.name(), parsed));
-                        outputOf.put(r.callId(), parsed);
-                    }
+        BindingMemo.Reading prefix = memo.prefix(events);
+        List<Output> outputs = new ArrayList<>(prefix.outputs());
+        StringBuilder customer = new StringBuilder(prefix.customer());
+        List<ToolCall> made = new ArrayList<>(prefix.made());
+        for (Event e : events.subList(prefix.events(), events.size())) {
+            read(e, outputs, customer, made, memo);
+        }
+        made.addAll(extra);
+        return new BindingView(events, List.copyOf(extra), memo, outputs, customer.toString(), made);
+    }
+
+    /** Reads one more event into a view's outputs, customer text and calls. */
+    static void read(Event e, List<Output> outputs, StringBuilder customer, List<ToolCall> made, BindingMemo memo) {
+        switch (e) {
+            case Event.User u -> customer.append(u.text().toLowerCase(java.util.Locale.ROOT)).append('\n');
+            case Event.Assistant a -> made.addAll(a.calls());
+            case Event.ToolResult r -> {
+                if (!r.error()) {
+                    outputs.add(new Output(r.callId(), r.name(), memo.parse(r.content())));
                 }
             }
         }
-        made.addAll(extra);
-        return new BindingView(events, extra, memo, outputs, outputOf, customer.toString(), made);
     }
 
     /**
@@ -138,6 +139,10 @@ public final class BindingView {
 
     /** The output of the call with id {@code callId}, or null when it has none (or failed). */
     public JsonNode outputOf(String callId) {
+        if (outputOf == null) {
+            outputOf = new HashMap<>();
+            outputs.forEach(o -> outputOf.put(o.callId(), o.parsed()));
+        }
         return outputOf.get(callId);
     }
 

@@ -2,7 +2,6 @@ package dev.stretto.proxy.flow.decide;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.proxy.flow.bind.Binder;
-import dev.stretto.proxy.flow.bind.BindingMemo;
 import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.bind.Pick;
 import dev.stretto.proxy.flow.model.Flow;
@@ -85,16 +84,18 @@ public final class FlowDecider {
      *                      (offered by {@code every_read}); null for a tool it cannot tell
      */
     public DecisionStep decide(EpisodeCut cut, Function<String, List<String>> argumentNames) {
-        return decide(cut, argumentNames, new BindingMemo());
+        return decide(cut, argumentNames, null);
     }
 
     /**
      * Decides what follows the last call of {@code cut}, with what {@code memo} kept from the
      * session's earlier decisions: the same decision as {@link #decide(EpisodeCut, Function)},
      * at a cost that does not grow with all the session has said and answered so far.
+     *
+     * @param memo the session's memo, or null to decide from scratch
      */
-    public DecisionStep decide(EpisodeCut cut, Function<String, List<String>> argumentNames, BindingMemo memo) {
-        List<Step> steps = Steps.of(flow, cut.episode());
+    public DecisionStep decide(EpisodeCut cut, Function<String, List<String>> argumentNames, DecisionMemo memo) {
+        List<Step> steps = memo == null ? Steps.of(flow, cut.episode()) : memo.steps().of(cut.episode());
         if (steps.isEmpty() || !steps.getLast().isCall()) {
             return new DecisionStep.Decided(Decision.handBack("the last step is not a tool call", null));
         }
@@ -122,7 +123,7 @@ public final class FlowDecider {
     }
 
     private record Context(SiteQuestion question, String site, double threshold,
-                           Function<String, List<String>> argumentNames, BindingMemo memo) {
+                           Function<String, List<String>> argumentNames, DecisionMemo memo) {
     }
 
     private DecisionStep next(Context c, Scoring scoring) {
@@ -140,7 +141,8 @@ public final class FlowDecider {
     }
 
     private Decision decide(Context c, Scoring.Scored s) {
-        BindingView view = BindingView.of(c.question().cut(), c.memo());
+        BindingView view = c.memo() == null ? BindingView.of(c.question().cut())
+                : BindingView.of(c.question().cut(), c.memo().binding());
         Map<String, Pick> picks = new LinkedHashMap<>();
         Function<String, Pick> bind = tool -> picks.computeIfAbsent(tool,
                 t -> binder.pick(view, t, c.argumentNames() == null ? null : c.argumentNames().apply(t)));

@@ -49,6 +49,7 @@ final class GeneratedSession {
     private long tMs;
     private int nextId = 1;
     private int lookups;
+    private long lastCutNs;
 
     GeneratedSession(long seed, int customers) {
         this.random = new Random(seed);
@@ -105,8 +106,15 @@ final class GeneratedSession {
     }
 
     private RunStep decide(FlowRun run, Decider decider) {
+        long t0 = System.nanoTime();
         Optional<EpisodeCut> cut = EpisodeCut.afterCall(timeline.episode(), run.cutAt());
+        lastCutNs = System.nanoTime() - t0;
         return cut.isPresent() ? decider.decide(run, cut.get()) : run.abandon();
+    }
+
+    /** How long the episode so far took to cut for the latest decision, in ns. */
+    long lastCutNs() {
+        return lastCutNs;
     }
 
     private void say(String role) {
