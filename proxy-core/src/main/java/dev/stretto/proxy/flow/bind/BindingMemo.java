@@ -14,7 +14,8 @@ import java.util.Map;
  * from one decision to the next so that a decision late in a long session does not read the
  * whole session again: each output parsed once (by its text), the hits at each path and the
  * scalars of each parsed output, the key-like values of each call's arguments, and whether
- * the customer mentioned a value (searched again only in what the customer said since).
+ * the customer mentioned a value (searched again only in what the customer said since), and
+ * what the events before the latest cut's turn hold ({@link Prefix}).
  * Every answer is the one the rule's own functions give; a fresh memo gives a decision made
  * from scratch. Not thread-safe: one per flow session, used by its owner.
  */
@@ -31,47 +32,99 @@ public final class BindingMemo {
     private final Map<String, Integer> mentionSearched = new HashMap<>();
 
     /**
-     * What a view reads from the events before a cut's turn (the last assistant event), kept
-     * while the next cut holds the same event objects there, as the proxy's episode does.
-     *
-     * @param events   how many events were read
-     * @param outputs  their successful outputs
-     * @param customer the customer's words in them
-     * @param made     their calls
+     * What views read from the events before a cut's turn (the last assistant event), kept
+     * while the next cut holds the same event objects there, as the proxy's episode does; a
+     * new one when it does not. It only grows, and what it says of its first {@code k} events
+     * stays true of them, so a view that read {@code k} of them asks it with {@code k}.
      */
-    record Reading(int events, List<BindingView.Output> outputs, CharSequence customer, List<ToolCall> made) {
+    final class Prefix {
+        final List<Event> read = new ArrayList<>();
+        final List<BindingView.Output> outputs = new ArrayList<>();
+        final StringBuilder said = new StringBuilder();
+        final List<ToolCall> made = new ArrayList<>();
+        /** Per tool, per argument, each text passed and the index in {@code made} of the first call that did. */
+        private final Map<String, Map<String, Map<String, Integer>>> passed = new HashMap<>();
+        /** Each scalar of the outputs, and the index of the first event that held it. */
+        private final Map<String, Integer> seenAt = new HashMap<>();
+        /** Each key-like value a call gave before any result held it, and that call's event index. */
+        private final Map<String, Integer> givenAt = new HashMap<>();
+
+        private void add(Event e) {
+            int at = read.size();
+            int calls = made.size();
+            BindingView.read(e, outputs, said, made, BindingMemo.this);
+            switch (e) {
+                case Event.Assistant a -> {
+                    for (int i = calls; i < made.size(); i++) {
+                        ToolCall c = made.get(i);
+                        Map<String, Map<String, Integer>> args = passed.computeIfAbsent(c.name(), t -> new HashMap<>());
+                        for (Map.Entry<String, JsonNode> arg : c.arguments().properties()) {
+                            args.computeIfAbsent(arg.getKey(), k -> new HashMap<>())
+                                    .putIfAbsent(BindingView.text(arg.getValue()), i);
+                        }
+                        for (String v : keyishArguments(c)) {
+                            if (!seenAt.containsKey(v)) {
+                                givenAt.putIfAbsent(v, at);
+                            }
+                        }
+                    }
+                }
+                case Event.ToolResult r -> {
+                    if (!r.error()) {
+                        for (String v : scalars(parse(r.content()))) {
+                            seenAt.putIfAbsent(v, at);
+                        }
+                    }
+                }
+                case Event.User u -> {
+                    // Only the customer's words, read above.
+                }
+            }
+            read.add(e);
+        }
+
+        /** Whether one of the first {@code calls} calls of {@code tool} passed {@code text} as {@code arg}. */
+        boolean passed(String tool, String arg, String text, int calls) {
+            Integer first = passed.getOrDefault(tool, Map.of()).getOrDefault(arg, Map.of()).get(text);
+            return first != null && first < calls;
+        }
+
+        /** Whether one of the first {@code events} events' outputs held {@code value}. */
+        boolean seen(String value, int events) {
+            Integer first = seenAt.get(value);
+            return first != null && first < events;
+        }
+
+        /** Whether a call among the first {@code events} events gave {@code value} before a result held it. */
+        boolean given(String value, int events) {
+            Integer first = givenAt.get(value);
+            return first != null && first < events;
+        }
     }
 
-    private final List<Event> read = new ArrayList<>();
-    private final List<BindingView.Output> outputs = new ArrayList<>();
-    private final StringBuilder said = new StringBuilder();
-    private final List<ToolCall> made = new ArrayList<>();
+    private Prefix prefix = new Prefix();
 
     /**
      * The reading of {@code events} before their last assistant event, brought up to date:
      * read again from the start when an event read before is not the same object.
      */
-    Reading prefix(List<Event> events) {
+    Prefix prefix(List<Event> events) {
         int turn = events.size();
         while (turn > 0 && !(events.get(turn - 1) instanceof Event.Assistant)) {
             turn--;
         }
         turn = Math.max(0, turn - 1);
         int same = 0;
-        while (same < read.size() && same < turn && read.get(same) == events.get(same)) {
+        while (same < prefix.read.size() && same < turn && prefix.read.get(same) == events.get(same)) {
             same++;
         }
-        if (same < read.size()) {
-            read.clear();
-            outputs.clear();
-            said.setLength(0);
-            made.clear();
+        if (same < prefix.read.size()) {
+            prefix = new Prefix();
         }
-        for (int i = read.size(); i < turn; i++) {
-            BindingView.read(events.get(i), outputs, said, made, this);
-            read.add(events.get(i));
+        for (int i = prefix.read.size(); i < turn; i++) {
+            prefix.add(events.get(i));
         }
-        return new Reading(read.size(), outputs, said, made);
+        return prefix;
     }
 
     /** {@link ToolOutput#parse} of {@code content}. */

@@ -33,19 +33,27 @@ public final class BindingView {
     private final List<Event> events;
     private final List<ToolCall> extra;
     private final BindingMemo memo;
+    private final BindingMemo.Prefix prefix;
+    /** How many of the events, and of the calls made, the prefix read. */
+    private final int prefixEvents;
+    private final int prefixCalls;
     private final List<Output> outputs;
     private final String customer;
     private final List<ToolCall> made;
-    // Made when first asked for: few decisions need it.
-    private Set<String> given;
-    private Map<String, Map<String, Set<String>>> used;
+    // Made when first asked for, from what the prefix did not read: few decisions need them.
+    private Set<String> seenSince;
+    private Set<String> givenSince;
+    private Map<String, Map<String, Set<String>>> passedSince;
     private Map<String, JsonNode> outputOf;
 
-    private BindingView(List<Event> events, List<ToolCall> extra, BindingMemo memo, List<Output> outputs,
-                        String customer, List<ToolCall> made) {
+    private BindingView(List<Event> events, List<ToolCall> extra, BindingMemo memo, BindingMemo.Prefix prefix,
+                        List<Output> outputs, String customer, List<ToolCall> made) {
         this.events = events;
         this.extra = extra;
         this.memo = memo;
+        this.prefix = prefix;
+        this.prefixEvents = prefix.read.size();
+        this.prefixCalls = prefix.made.size();
         this.outputs = Collections.unmodifiableList(outputs);
         this.customer = customer;
         this.made = Collections.unmodifiableList(made);
@@ -74,15 +82,15 @@ public final class BindingView {
 
     private static BindingView of(List<Event> events, List<ToolCall> extra, BindingMemo memo) {
         events = List.copyOf(events);
-        BindingMemo.Reading prefix = memo.prefix(events);
-        List<Output> outputs = new ArrayList<>(prefix.outputs());
-        StringBuilder customer = new StringBuilder(prefix.customer());
-        List<ToolCall> made = new ArrayList<>(prefix.made());
-        for (Event e : events.subList(prefix.events(), events.size())) {
+        BindingMemo.Prefix prefix = memo.prefix(events);
+        List<Output> outputs = new ArrayList<>(prefix.outputs);
+        StringBuilder customer = new StringBuilder(prefix.said);
+        List<ToolCall> made = new ArrayList<>(prefix.made);
+        for (Event e : events.subList(prefix.read.size(), events.size())) {
             read(e, outputs, customer, made, memo);
         }
         made.addAll(extra);
-        return new BindingView(events, List.copyOf(extra), memo, outputs, customer.toString(), made);
+        return new BindingView(events, List.copyOf(extra), memo, prefix, outputs, customer.toString(), made);
     }
 
     /** Reads one more event into a view's outputs, customer text and calls. */
@@ -99,35 +107,35 @@ public final class BindingView {
     }
 
     /**
-     * Key-like argument values no result had shown yet when they were passed: the customer or
-     * the agent gave them.
+     * Whether a key-like argument value was given before any result held it (by the customer
+     * or the agent): in the events the prefix read, or in those after them and the pending calls.
      */
-    private Set<String> given() {
-        if (given == null) {
-            Set<String> seen = new HashSet<>();
-            given = new HashSet<>();
-            for (Event e : events) {
+    private boolean givenSoFar(String value) {
+        if (givenSince == null) {
+            seenSince = new HashSet<>();
+            givenSince = new HashSet<>();
+            for (Event e : events.subList(prefixEvents, events.size())) {
                 switch (e) {
                     case Event.User u -> {
                         // Not a value of a call or a result.
                     }
-                    case Event.Assistant a -> a.calls().forEach(c -> give(c, seen));
+                    case Event.Assistant a -> a.calls().forEach(this::give);
                     case Event.ToolResult r -> {
                         if (!r.error()) {
-                            seen.addAll(memo.scalars(memo.parse(r.content())));
+                            seenSince.addAll(memo.scalars(memo.parse(r.content())));
                         }
                     }
                 }
             }
-            extra.forEach(c -> give(c, seen));
+            extra.forEach(this::give);
         }
-        return given;
+        return prefix.given(value, prefixEvents) || givenSince.contains(value);
     }
 
-    private void give(ToolCall c, Set<String> seen) {
+    private void give(ToolCall c) {
         for (String v : memo.keyishArguments(c)) {
-            if (!seen.contains(v)) {
-                given.add(v);
+            if (!prefix.seen(v, prefixEvents) && !seenSince.contains(v)) {
+                givenSince.add(v);
             }
         }
     }
@@ -158,7 +166,7 @@ public final class BindingView {
 
     /** Whether a value (lower-cased and trimmed, or a number's JSON text) was given before a result held it. */
     public boolean given(String normalValue) {
-        return given().contains(normalValue);
+        return givenSoFar(normalValue);
     }
 
     /** Whether the customer mentioned {@code value} ({@link Mentions#mentions} on {@link #customer()}). */
@@ -182,25 +190,23 @@ public final class BindingView {
     }
 
     /**
-     * How {@code tool}'s calls passed {@code arg}: the text of each value (a string as it is,
-     * anything else as compact JSON).
+     * Whether one of {@code tool}'s calls passed {@code text} as {@code arg}: the text of the
+     * value (a string as it is, anything else as compact JSON).
      */
-    public Set<String> used(String tool, String arg) {
-        if (used == null) {
-            used = new HashMap<>();
+    public boolean passed(String tool, String arg, String text) {
+        if (prefix.passed(tool, arg, text, prefixCalls)) {
+            return true;
         }
-        return used.computeIfAbsent(tool, t -> new HashMap<>()).computeIfAbsent(arg, a -> {
-            Set<String> values = new HashSet<>();
-            for (ToolCall c : made) {
-                if (c.name().equals(tool)) {
-                    JsonNode v = c.arguments().get(arg);
-                    if (v != null) {
-                        values.add(text(v));
-                    }
+        if (passedSince == null) {
+            passedSince = new HashMap<>();
+            for (ToolCall c : made.subList(prefixCalls, made.size())) {
+                Map<String, Set<String>> args = passedSince.computeIfAbsent(c.name(), t -> new HashMap<>());
+                for (Map.Entry<String, JsonNode> a : c.arguments().properties()) {
+                    args.computeIfAbsent(a.getKey(), k -> new HashSet<>()).add(text(a.getValue()));
                 }
             }
-            return Collections.unmodifiableSet(values);
-        });
+        }
+        return passedSince.getOrDefault(tool, Map.of()).getOrDefault(arg, Set.of()).contains(text);
     }
 
     /** Whether {@code tool} was called (or is pending) in the episode. */
