@@ -120,6 +120,8 @@ public final class BindingMemo {
         }
         if (same < prefix.read.size()) {
             prefix = new Prefix();
+            // Calls are kept by identity: those of events that are not the same objects again are dead weight.
+            keyish.clear();
         }
         for (int i = prefix.read.size(); i < turn; i++) {
             prefix.add(events.get(i));

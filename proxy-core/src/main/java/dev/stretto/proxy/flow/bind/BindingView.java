@@ -107,10 +107,10 @@ public final class BindingView {
     }
 
     /**
-     * Whether a key-like argument value was given before any result held it (by the customer
-     * or the agent): in the events the prefix read, or in those after them and the pending calls.
+     * Whether a value (lower-cased and trimmed, or a number's JSON text) was given before a
+     * result held it: by the customer or the agent, as a key-like argument value.
      */
-    private boolean givenSoFar(String value) {
+    public boolean given(String normalValue) {
         if (givenSince == null) {
             seenSince = new HashSet<>();
             givenSince = new HashSet<>();
@@ -129,7 +129,7 @@ public final class BindingView {
             }
             extra.forEach(this::give);
         }
-        return prefix.given(value, prefixEvents) || givenSince.contains(value);
+        return prefix.given(normalValue, prefixEvents) || givenSince.contains(normalValue);
     }
 
     private void give(ToolCall c) {
@@ -162,11 +162,6 @@ public final class BindingView {
     /** Every call made, the pending ones last. */
     public List<ToolCall> made() {
         return made;
-    }
-
-    /** Whether a value (lower-cased and trimmed, or a number's JSON text) was given before a result held it. */
-    public boolean given(String normalValue) {
-        return givenSoFar(normalValue);
     }
 
     /** Whether the customer mentioned {@code value} ({@link Mentions#mentions} on {@link #customer()}). */
