@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.bind;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.predict.ReadEvents;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ public final class BindingMemo {
      * stays true of them, so a view that read {@code k} of them asks it with {@code k}.
      */
     final class Prefix {
-        final List<Event> read = new ArrayList<>();
+        final ReadEvents read = new ReadEvents();
         final List<BindingView.Output> outputs = new ArrayList<>();
         final StringBuilder said = new StringBuilder();
         final List<ToolCall> made = new ArrayList<>();
@@ -109,20 +110,12 @@ public final class BindingMemo {
      * read again from the start when an event read before is not the same object.
      */
     Prefix prefix(List<Event> events) {
-        int turn = events.size();
-        while (turn > 0 && !(events.get(turn - 1) instanceof Event.Assistant)) {
-            turn--;
-        }
-        turn = Math.max(0, turn - 1);
-        int same = 0;
-        while (same < prefix.read.size() && same < turn && prefix.read.get(same) == events.get(same)) {
-            same++;
-        }
-        if (same < prefix.read.size()) {
+        if (!prefix.read.holds(events)) {
             prefix = new Prefix();
             // Calls are kept by identity: those of events that are not the same objects again are dead weight.
             keyish.clear();
         }
+        int turn = ReadEvents.turn(events);
         for (int i = prefix.read.size(); i < turn; i++) {
             prefix.add(events.get(i));
         }

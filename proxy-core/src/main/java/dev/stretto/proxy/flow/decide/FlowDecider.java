@@ -11,6 +11,7 @@ import dev.stretto.proxy.flow.predict.Step;
 import dev.stretto.proxy.flow.predict.Steps;
 import dev.stretto.proxy.math.Fnv1a64;
 import dev.stretto.proxy.math.SplitMix64;
+import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.EpisodeCut;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -260,8 +261,10 @@ public final class FlowDecider {
         boolean explored = false;
         double propensity = 1.0;
         if (!alternatives.isEmpty() && epsilon > 0) {
-            String key = taskId + "/" + ContentKey.of(c.question().cut().episode());
-            SplitMix64 draws = new SplitMix64(exploration.seed() ^ Fnv1a64.hash(key));
+            Episode episode = c.question().cut().episode();
+            long key = c.memo() == null ? Fnv1a64.hash(taskId + "/" + ContentKey.of(episode))
+                    : c.memo().keys().hash(taskId, episode);
+            SplitMix64 draws = new SplitMix64(exploration.seed() ^ key);
             if (draws.nextDouble() < epsilon) {
                 double total = 0.0;
                 for (String tool : alternatives) {

@@ -21,7 +21,7 @@ public final class StepMemo {
     private final Flow flow;
     private final Map<String, Map<String, Integer>> features = new HashMap<>();
     /** The events before the last cut's turn, as read, and their steps. */
-    private final List<Event> read = new ArrayList<>();
+    private final ReadEvents read = new ReadEvents();
     private Reading prefix;
 
     /** A memo of {@code flow}'s steps. */
@@ -33,19 +33,10 @@ public final class StepMemo {
     /** The steps of {@code episode}: {@link Steps#of(Flow, Episode)}. */
     public List<Step> of(Episode episode) {
         List<Event> events = episode.events();
-        int turn = events.size();
-        while (turn > 0 && !(events.get(turn - 1) instanceof Event.Assistant)) {
-            turn--;
-        }
-        turn = Math.max(0, turn - 1);
-        int same = 0;
-        while (same < read.size() && same < turn && read.get(same) == events.get(same)) {
-            same++;
-        }
-        if (same < read.size()) {
-            read.clear();
+        if (!read.holds(events)) {
             prefix = new Reading(null);
         }
+        int turn = ReadEvents.turn(events);
         for (int i = read.size(); i < turn; i++) {
             prefix.add(events.get(i));
             read.add(events.get(i));
