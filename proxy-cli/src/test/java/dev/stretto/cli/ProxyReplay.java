@@ -9,8 +9,8 @@ import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
+import dev.stretto.trace.testing.HostPipe;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -21,9 +21,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -139,23 +137,21 @@ public final class ProxyReplay {
 
     /** The host's ends of the proxy's stdin and stdout. */
     private static final class Host {
-        private static final byte[] EOF = new byte[0];
-        private final BlockingQueue<byte[]> input = new LinkedBlockingQueue<>();
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final HostPipe pipe = new HostPipe();
         private final List<String> received = new ArrayList<>();
 
         void send(String line) {
-            input.add((line + "\n").getBytes(StandardCharsets.UTF_8));
+            pipe.send((line + "\n").getBytes(StandardCharsets.UTF_8));
         }
 
         void close() {
-            input.add(EOF);
+            pipe.closeInput();
         }
 
         /** Reads lines until the response with {@code id}. */
         void awaitResponse(JsonNode id) throws InterruptedException {
             while (true) {
-                String line = lines.poll(WAIT_S, TimeUnit.SECONDS);
+                String line = pipe.poll(WAIT_S, TimeUnit.SECONDS);
                 if (line == null) {
                     fail("no answer to " + id + " within " + WAIT_S + " s; received " + received);
                 }
@@ -170,68 +166,16 @@ public final class ProxyReplay {
         /** Every line received, those that came after the last answer waited for included. */
         List<String> received() {
             List<String> all = new ArrayList<>(received);
-            lines.drainTo(all);
+            pipe.drainTo(all);
             return all;
         }
 
         InputStream in() {
-            return new InputStream() {
-                private byte[] chunk = new byte[0];
-                private int pos;
-                private boolean ended;
-
-                @Override
-                public int read() throws IOException {
-                    byte[] one = new byte[1];
-                    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    if (ended) {
-                        return -1;
-                    }
-                    while (pos == chunk.length) {
-                        try {
-                            chunk = input.take();
-                        } catch (InterruptedException e) {
-                            throw new IOException(e);
-                        }
-                        pos = 0;
-                        if (chunk == EOF) {
-                            ended = true;
-                            return -1;
-                        }
-                    }
-                    int n = Math.min(len, chunk.length - pos);
-                    System.arraycopy(chunk, pos, b, off, n);
-                    pos += n;
-                    return n;
-                }
-            };
+            return pipe.in();
         }
 
         OutputStream out() {
-            return new OutputStream() {
-                private final ByteArrayOutputStream line = new ByteArrayOutputStream();
-
-                @Override
-                public void write(int b) {
-                    write(new byte[] {(byte) b}, 0, 1);
-                }
-
-                @Override
-                public synchronized void write(byte[] b, int off, int len) {
-                    for (int i = off; i < off + len; i++) {
-                        if (b[i] == '\n') {
-                            lines.add(line.toString(StandardCharsets.UTF_8));
-                            line.reset();
-                        } else {
-                            line.write(b[i]);
-                        }
-                    }
-                }
-            };
+            return pipe.out();
         }
     }
 }

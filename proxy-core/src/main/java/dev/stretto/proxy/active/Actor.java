@@ -1,6 +1,7 @@
 package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.wire.LookupAnswer;
 import dev.stretto.proxy.guard.Facts;
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
@@ -31,7 +32,7 @@ import org.tinylog.Logger;
  * <p>Threads and ownership. {@link #call()} runs on one virtual thread, a fork of the
  * session's scope. It alone reads and writes every field below that is not final: the
  * session's episode so far ({@code timeline}) and the policy facts drawn from it, the calls
- * awaiting their answers, the server's tools, the proxy's own requests, the runs in progress
+ * awaiting their answers, the proxy's own requests, the runs in progress
  * (commits, a flow's runs through its {@link AnswerHook}), the conversation file's position,
  * the flags of the session's end. Nothing else touches them; there are no locks around them.
  * Other threads reach the actor only through its {@link Mailbox}: the pumps put the lines they
@@ -110,7 +111,6 @@ final class Actor implements Callable<Void>, RunContext {
     private final Set<String> toolLists = new HashSet<>();
     private final Set<String> initializes = new HashSet<>();
     private final OwnRequests own = new OwnRequests();
-    private final ServerTools tools = new ServerTools();
     /** Runs of the proxy's own (commits, calls waiting for a slow check, held answers) in progress. */
     private int runs;
     private long lastTMs;
@@ -350,7 +350,7 @@ final class Actor implements Callable<Void>, RunContext {
                 return;
             }
             JsonNode response = logged != null ? logged : ProxyLines.parse(line.bytes());
-            w.then().accept(new OwnRequests.Answered(w.id(), response, ProxyLines.Answer.of(response)));
+            w.then().accept(new OwnRequests.Answered(w.id(), response, LookupAnswer.of(response)));
             closeServerInputWhenIdle();
             return;
         }
@@ -369,7 +369,6 @@ final class Actor implements Callable<Void>, RunContext {
         record(from, line);
         JsonNode response = ProxyLines.parse(line.bytes());
         if (toolList) {
-            tools.learn(response);
             answerHook.listed(response);
         }
         JsonNode replacement = !commit ? null
@@ -586,11 +585,6 @@ final class Actor implements Callable<Void>, RunContext {
      */
     Episode episodeSoFar() {
         return timeline.episode();
-    }
-
-    /** The server's tools as listed so far. Actor thread only. */
-    ServerTools tools() {
-        return tools;
     }
 
     /** An answer the {@link AnswerHook} holds. */

@@ -1,8 +1,6 @@
 package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.proxy.flow.decide.OracleOutcome;
 import dev.stretto.proxy.flow.run.FlowRun;
 import dev.stretto.proxy.flow.run.FlowSession;
@@ -145,7 +143,7 @@ final class FlowHook implements AnswerHook {
             }
             switch (outcome) {
                 case OwnRequests.Answered a -> {
-                    flow.answered(a.id(), a.response() != null ? a.response() : unreadable());
+                    flow.answered(a.id(), a.response());
                     decide();
                 }
                 case OwnRequests.TimedOut t -> end(flow.timedOut(t.limit().toSeconds()));
@@ -165,12 +163,5 @@ final class FlowHook implements AnswerHook {
                 held.replace(CanonicalJson.parse(finished.reply()));
             }
         }
-    }
-
-    /** What an answer that is not JSON counts as: a failed lookup whose text is {@code error}. */
-    private static JsonNode unreadable() {
-        ObjectNode response = JsonNodeFactory.instance.objectNode();
-        response.putObject("error");
-        return response;
     }
 }

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.wire.LookupAnswer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -27,7 +28,7 @@ final class OwnRequests {
      * @param response the whole response (null when it is not JSON)
      * @param answer   its text and whether the call failed
      */
-    record Answered(String id, JsonNode response, ProxyLines.Answer answer) implements Outcome {
+    record Answered(String id, JsonNode response, LookupAnswer answer) implements Outcome {
     }
 
     /**

@@ -8,8 +8,6 @@ import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.LineClassifier;
 import dev.stretto.trace.log.Payload;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The messages the proxy writes itself, and how it reads the answers to its own requests.
@@ -73,36 +71,6 @@ final class ProxyLines {
             return CanonicalJson.readTree(p);
         } catch (java.io.IOException | RuntimeException e) {
             return null;
-        }
-    }
-
-    /**
-     * What an answer to one of the proxy's own calls says: a JSON-RPC error is a failure whose
-     * text is its {@code message} (or {@code error}); a result's text is the {@code text} of
-     * every content item that has one, joined with newlines, and it failed when {@code isError}
-     * is true.
-     *
-     * @param text   the answer's text
-     * @param failed whether the call failed
-     */
-    record Answer(String text, boolean failed) {
-
-        static Answer of(JsonNode response) {
-            JsonNode error = response == null ? null : response.get("error");
-            if (response == null || error != null && !error.isNull()) {
-                JsonNode message = error == null ? null : error.get("message");
-                return new Answer(message != null && message.isTextual() ? message.textValue() : "error", true);
-            }
-            JsonNode result = response.path("result");
-            List<String> texts = new ArrayList<>();
-            for (JsonNode item : result.path("content")) {
-                JsonNode text = item.get("text");
-                if (text != null && text.isTextual()) {
-                    texts.add(text.textValue());
-                }
-            }
-            JsonNode isError = result.get("isError");
-            return new Answer(String.join("\n", texts), isError != null && isError.asBoolean(false));
         }
     }
 }

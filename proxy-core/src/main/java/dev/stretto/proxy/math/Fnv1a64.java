@@ -18,8 +18,17 @@ public final class Fnv1a64 {
 
     /** The hash of {@code text}'s UTF-8 bytes, as an unsigned value held in a long. */
     public static long hash(String text) {
-        long h = OFFSET_BASIS;
-        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+        return extend(OFFSET_BASIS, text);
+    }
+
+    /**
+     * The hash of a text that starts with one whose hash is {@code hash} and goes on with
+     * {@code more}: {@code extend(hash(a), b) == hash(a + b)}, for texts whose UTF-8 bytes are
+     * those of their parts (no surrogate pair split between them).
+     */
+    public static long extend(long hash, String more) {
+        long h = hash;
+        for (byte b : more.getBytes(StandardCharsets.UTF_8)) {
             h ^= b & 0xff;
             h *= PRIME;
         }

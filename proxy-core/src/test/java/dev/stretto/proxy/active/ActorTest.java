@@ -273,22 +273,29 @@ class ActorTest {
     }
 
     @Test
-    void theServersToolsAreLearntFromItsToolsListAnswersWithTheirHints() throws Exception {
-        try (ActorHarness h = new ActorHarness(COMMIT)) {
+    void theServersToolsListAnswerReachesTheAnswerHookAsTheServerWroteIt() throws Exception {
+        AtomicReference<JsonNode> seen = new AtomicReference<>();
+        AnswerHook hook = new AnswerHook() {
+            @Override
+            public boolean hold(Held answer, RunContext context) {
+                return false;
+            }
+
+            @Override
+            public void listed(JsonNode response) {
+                seen.set(response);
+            }
+        };
+        String answer = "{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{\"tools\":[{\"name\":\"read\",\"annotations\":"
+                + "{\"readOnlyHint\":true},\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"write\",\"annotations\":"
+                + "{\"readOnlyHint\":false}},{\"name\":\"unsure\"}]}}";
+        try (ActorHarness h = new ActorHarness(COMMIT, null, hook)) {
             h.host.send(request(2, "tools/list", null));
             h.server.next();
-            h.server.say("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{\"tools\":[{\"name\":\"read\",\"annotations\":"
-                    + "{\"readOnlyHint\":true},\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"write\",\"annotations\":"
-                    + "{\"readOnlyHint\":false}},{\"name\":\"unsure\"}]}}");
+            h.server.say(answer);
             JsonNode listed = LiveHost.JSON.readTree(h.host.nextLine());
             assertEquals(4, listed.at("/result/tools").size(), "stretto_commit appended");
-            ServerTools tools = h.active.ask(Actor::tools).get(LiveHost.WAIT_S, TimeUnit.SECONDS);
-            assertTrue(tools.listed());
-            assertEquals(true, tools.get("read").orElseThrow().readOnlyHint());
-            assertEquals("object", tools.get("read").orElseThrow().inputSchema().get("type").asText());
-            assertEquals(false, tools.get("write").orElseThrow().readOnlyHint());
-            assertNull(tools.get("unsure").orElseThrow().readOnlyHint());
-            assertTrue(tools.get("stretto_commit").isEmpty(), "the proxy's own tool is not the server's");
+            assertEquals(LiveHost.JSON.readTree(answer), seen.get(), "the hook sees the server's own listing");
         }
     }
 }

@@ -6,16 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
+import dev.stretto.trace.testing.HostPipe;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,15 +24,9 @@ final class LiveHost implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
     static final long WAIT_S = 30;
 
-    private static final byte[] EOF = new byte[0];
-    private final BlockingQueue<byte[]> input = new LinkedBlockingQueue<>();
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+    private final HostPipe pipe = new HostPipe();
     private final CompletableFuture<Integer> status = new CompletableFuture<>();
     private final List<JsonNode> received = new ArrayList<>();
-
-    // When set, the host stops reading: the proxy's writes wait until it is counted down.
-    private volatile java.util.concurrent.CountDownLatch stopped;
 
     /** Runs one session between the host's streams. */
     @FunctionalInterface
@@ -56,7 +47,7 @@ final class LiveHost implements AutoCloseable {
         LiveHost host = new LiveHost();
         Thread.ofVirtual().name("live-host-session").start(() -> {
             try {
-                host.status.complete(session.run(host.in(), host.out()));
+                host.status.complete(session.run(host.pipe.in(), host.pipe.out()));
             } catch (Throwable t) {
                 host.status.completeExceptionally(t);
             }
@@ -66,87 +57,11 @@ final class LiveHost implements AutoCloseable {
 
     /** The host stops reading what the proxy writes, until {@link #readAgain()}. */
     void stopReading() {
-        stopped = new java.util.concurrent.CountDownLatch(1);
+        pipe.stopReading();
     }
 
     void readAgain() {
-        java.util.concurrent.CountDownLatch s = stopped;
-        stopped = null;
-        if (s != null) {
-            s.countDown();
-        }
-    }
-
-    private InputStream in() {
-        return new InputStream() {
-            private byte[] chunk = new byte[0];
-            private int pos;
-            private boolean ended;
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                if (ended) {
-                    return -1;
-                }
-                while (pos == chunk.length) {
-                    try {
-                        chunk = input.take();
-                    } catch (InterruptedException e) {
-                        throw new IOException(e);
-                    }
-                    pos = 0;
-                    if (chunk == EOF) {
-                        ended = true;
-                        return -1;
-                    }
-                }
-                int n = Math.min(len, chunk.length - pos);
-                System.arraycopy(chunk, pos, b, off, n);
-                pos += n;
-                return n;
-            }
-        };
-    }
-
-    private OutputStream out() {
-        return new OutputStream() {
-            private final ByteArrayOutputStream line = new ByteArrayOutputStream();
-
-            @Override
-            public void write(int b) {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public synchronized void write(byte[] b, int off, int len) {
-                java.util.concurrent.CountDownLatch s = stopped;
-                if (s != null) {
-                    try {
-                        s.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
-                synchronized (output) {
-                    output.write(b, off, len);
-                }
-                for (int i = off; i < off + len; i++) {
-                    if (b[i] == '\n') {
-                        lines.add(line.toString(StandardCharsets.UTF_8));
-                        line.reset();
-                    } else {
-                        line.write(b[i]);
-                    }
-                }
-            }
-        };
+        pipe.readAgain();
     }
 
     /** Writes {@code line} and its newline to the proxy. */
@@ -155,23 +70,23 @@ final class LiveHost implements AutoCloseable {
     }
 
     LiveHost sendBytes(byte[] bytes) {
-        input.add(bytes.clone());
+        pipe.send(bytes);
         return this;
     }
 
     /** Ends the proxy's input. */
     void closeInput() {
-        input.add(EOF);
+        pipe.closeInput();
     }
 
     /** The next line from the proxy, if one comes within {@code ms}; null otherwise. */
     String pollLine(long ms) throws InterruptedException {
-        return lines.poll(ms, TimeUnit.MILLISECONDS);
+        return pipe.poll(ms, TimeUnit.MILLISECONDS);
     }
 
     /** The next line from the proxy. */
     String nextLine() throws InterruptedException {
-        String l = lines.poll(WAIT_S, TimeUnit.SECONDS);
+        String l = pipe.poll(WAIT_S, TimeUnit.SECONDS);
         if (l == null) {
             fail("no line from the proxy within " + WAIT_S + " s");
         }
@@ -222,9 +137,7 @@ final class LiveHost implements AutoCloseable {
 
     /** Whatever the proxy wrote, every byte. */
     byte[] output() {
-        synchronized (output) {
-            return output.toByteArray();
-        }
+        return pipe.output();
     }
 
     /** Waits for the session to end and returns its exit status. */
@@ -248,7 +161,7 @@ final class LiveHost implements AutoCloseable {
 
     @Override
     public void close() {
-        readAgain();
-        input.add(EOF);
+        pipe.readAgain();
+        pipe.closeInput();
     }
 }

@@ -14,6 +14,14 @@ class RandomTest {
     }
 
     @Test
+    void fnv1aGoesOnFromAPrefixsHashAsOverTheWholeText() {
+        assertEquals(Fnv1a64.hash("20260928T020401.117Z-14662"),
+                Fnv1a64.extend(Fnv1a64.extend(Fnv1a64.hash(""), "20260928T020401"), ".117Z-14662"));
+        assertEquals(Fnv1a64.hash("caf\u00e9 \ud83d\ude00/[]"),
+                Fnv1a64.extend(Fnv1a64.hash("caf\u00e9 "), "\ud83d\ude00/[]"));
+    }
+
+    @Test
     void theShopSessionsFallInTheFoldsTheirHashesGive() {
         assertEquals(4, Fnv1a64.fold("20260928T020400.548Z-14457"));
         assertEquals(3, Fnv1a64.fold("20260928T020400.587Z-14486"));

@@ -107,7 +107,7 @@ public final class Binder {
                 }
                 args.set(arg, values);
                 for (JsonNode v : values) {
-                    allMentioned &= Mentions.mentions(view.customer(), v.textValue());
+                    allMentioned &= view.mentions(v.textValue());
                 }
                 continue;
             }
@@ -164,7 +164,6 @@ public final class Binder {
     /** The whole list at the most recent output's usable list source not yet passed, or null. */
     private static ArrayNode list(BindingView view, String tool, String arg, Bindings.Traced list) {
         List<Bindings.SourcePath> usable = list.usable();
-        Set<String> used = view.used(tool, arg);
         List<BindingView.Output> outputs = view.outputs();
         for (int i = outputs.size() - 1; i >= 0; i--) {
             BindingView.Output out = outputs.get(i);
@@ -173,8 +172,8 @@ public final class Binder {
                     continue;
                 }
                 ArrayNode values = JSON.arrayNode();
-                JsonPaths.at(out.parsed(), s.path()).forEach(h -> values.add(h.value()));
-                if (!values.isEmpty() && !used.contains(CanonicalJson.write(values))) {
+                view.at(out, s.path()).forEach(h -> values.add(h.value()));
+                if (!values.isEmpty() && !view.passed(tool, arg, CanonicalJson.write(values))) {
                     return values;
                 }
             }
@@ -226,20 +225,29 @@ public final class Binder {
                 }
             }
         }
-        Set<String> used = view.used(tool, arg);
         Set<String> taken = new HashSet<>();
         List<Candidate> all = new ArrayList<>();
         boolean anyMentioned = false;
         for (Map.Entry<BindingView.Output, Bindings.SourcePath> e : order) {
-            List<JsonPaths.Hit> hits = JsonPaths.at(e.getKey().parsed(), e.getValue().path());
-            List<String> list = hits.stream().map(JsonPaths.Hit::value).toList();
+            List<JsonPaths.Hit> hits = view.at(e.getKey(), e.getValue().path());
+            List<String> list = null;
             for (JsonPaths.Hit h : hits) {
-                boolean mentioned = Mentions.mentions(view.customer(), h.value()) || h.siblings().stream()
-                        .anyMatch(s -> s.codePointCount(0, s.length()) >= 4 && Mentions.mentions(view.customer(), s));
+                boolean mentioned = view.mentions(h.value()) || h.siblings().stream()
+                        .anyMatch(s -> s.codePointCount(0, s.length()) >= 4 && view.mentions(s));
                 anyMentioned |= mentioned;
-                if (!used.contains(h.value()) && taken.add(h.value())) {
+                if (!view.passed(tool, arg, h.value()) && taken.add(h.value())) {
+                    if (list == null) {
+                        list = hits.stream().map(JsonPaths.Hit::value).toList();
+                    }
                     all.add(new Candidate(h.value(), mentioned, list));
+                    if (mentioned) {
+                        // The first candidate the customer mentioned is the pick: later ones change nothing.
+                        break;
+                    }
                 }
+            }
+            if (!all.isEmpty() && all.getLast().mentioned()) {
+                break;
             }
         }
         return new Candidates(all, anyMentioned);
@@ -267,11 +275,13 @@ public final class Binder {
      */
     private static boolean described(BindingView view, String tool, String arg, Candidate pick) {
         Set<String> siblingsUsed = new LinkedHashSet<>();
-        Set<String> used = view.used(tool, arg);
         for (String v : pick.list()) {
-            if (!v.equals(pick.value()) && used.contains(v)) {
+            if (!v.equals(pick.value()) && view.passed(tool, arg, v)) {
                 siblingsUsed.add(v);
             }
+        }
+        if (siblingsUsed.isEmpty()) {
+            return false;
         }
         List<Set<String>> results = new ArrayList<>();
         for (ToolCall c : view.made()) {
@@ -285,7 +295,7 @@ public final class Binder {
         }
         for (int i = 0; i < results.size(); i++) {
             for (String k : results.get(i)) {
-                if (Mentions.keyish(k) && (view.given(k) || Mentions.mentions(view.customer(), k))) {
+                if (Mentions.keyish(k) && (view.given(k) || view.mentions(k))) {
                     for (int j = 0; j < results.size(); j++) {
                         if (j != i && !results.get(j).contains(k)) {
                             return true;
@@ -309,15 +319,14 @@ public final class Binder {
         boolean allMentioned = true;
         List<BindingView.Output> recentFirst = new ArrayList<>(view.outputs()).reversed();
         for (String name : sorted) {
-            Set<String> used = view.used(tool, name);
             Set<String> taken = new HashSet<>();
             List<Candidate> all = new ArrayList<>();
             boolean any = false;
             for (BindingView.Output out : recentFirst) {
-                for (JsonPaths.Hit h : JsonPaths.underKey(out.parsed(), name)) {
+                for (JsonPaths.Hit h : view.underKey(out, name)) {
                     any = true;
-                    if (!used.contains(h.value()) && taken.add(h.value())) {
-                        all.add(new Candidate(h.value(), Mentions.mentions(view.customer(), h.value()), List.of()));
+                    if (!view.passed(tool, name, h.value()) && taken.add(h.value())) {
+                        all.add(new Candidate(h.value(), view.mentions(h.value()), List.of()));
                     }
                 }
             }

@@ -30,24 +30,46 @@ public final class BindingView {
     public record Output(String callId, String tool, JsonNode parsed) {
     }
 
+    private final List<Event> events;
+    private final List<ToolCall> extra;
+    private final BindingMemo memo;
+    private final BindingMemo.Prefix prefix;
+    /** How many of the events, and of the calls made, the prefix read. */
+    private final int prefixEvents;
+    private final int prefixCalls;
     private final List<Output> outputs;
-    private final Map<String, JsonNode> outputOf;
     private final String customer;
     private final List<ToolCall> made;
-    private final Set<String> given;
+    // Made when first asked for, from what the prefix did not read: few decisions need them.
+    private Set<String> seenSince;
+    private Set<String> givenSince;
+    private Map<String, Map<String, Set<String>>> passedSince;
+    private Map<String, JsonNode> outputOf;
 
-    private BindingView(List<Output> outputs, Map<String, JsonNode> outputOf, String customer, List<ToolCall> made,
-                        Set<String> given) {
-        this.outputs = List.copyOf(outputs);
-        this.outputOf = Collections.unmodifiableMap(outputOf);
+    private BindingView(List<Event> events, List<ToolCall> extra, BindingMemo memo, BindingMemo.Prefix prefix,
+                        List<Output> outputs, String customer, List<ToolCall> made) {
+        this.events = events;
+        this.extra = extra;
+        this.memo = memo;
+        this.prefix = prefix;
+        this.prefixEvents = prefix.read.size();
+        this.prefixCalls = prefix.made.size();
+        this.outputs = Collections.unmodifiableList(outputs);
         this.customer = customer;
-        this.made = List.copyOf(made);
-        this.given = Collections.unmodifiableSet(given);
+        this.made = Collections.unmodifiableList(made);
     }
 
     /** The view of a cut episode, its pending calls counted as made. */
     public static BindingView of(EpisodeCut cut) {
-        return of(cut.episode().events(), cut.pending());
+        return of(cut, new BindingMemo());
+    }
+
+    /**
+     * The view of a cut episode, its pending calls counted as made, with what {@code memo}
+     * kept from earlier views of the same session (the same view as {@link #of(EpisodeCut)}).
+     */
+    public static BindingView of(EpisodeCut cut, BindingMemo memo) {
+        return of(cut.episode().events(), cut.pending(), memo);
     }
 
     /**
@@ -55,45 +77,65 @@ public final class BindingView {
      * the current turn still awaiting their result).
      */
     public static BindingView of(List<Event> events, List<ToolCall> extra) {
-        List<Output> outputs = new ArrayList<>();
-        Map<String, JsonNode> outputOf = new HashMap<>();
-        StringBuilder customer = new StringBuilder();
-        List<ToolCall> made = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        Set<String> given = new HashSet<>();
-        for (Event e : events) {
-            switch (e) {
-                case Event.User u -> customer.append(u.text().toLowerCase(java.util.Locale.ROOT)).append('\n');
-                case Event.Assistant a -> {
-                    for (ToolCall c : a.calls()) {
-                        made.add(c);
-                        give(c, seen, given);
-                    }
-                }
-                case Event.ToolResult r -> {
-                    if (!r.error()) {
-                        JsonNode parsed = ToolOutput.parse(r.content());
-                        outputs.add(new Output(r.callId(), r.name(), parsed));
-                        outputOf.put(r.callId(), parsed);
-                        JsonPaths.scalars(parsed, seen);
-                    }
+        return of(events, extra, new BindingMemo());
+    }
+
+    private static BindingView of(List<Event> events, List<ToolCall> extra, BindingMemo memo) {
+        events = List.copyOf(events);
+        BindingMemo.Prefix prefix = memo.prefix(events);
+        List<Output> outputs = new ArrayList<>(prefix.outputs);
+        StringBuilder customer = new StringBuilder(prefix.said);
+        List<ToolCall> made = new ArrayList<>(prefix.made);
+        for (Event e : events.subList(prefix.read.size(), events.size())) {
+            read(e, outputs, customer, made, memo);
+        }
+        made.addAll(extra);
+        return new BindingView(events, List.copyOf(extra), memo, prefix, outputs, customer.toString(), made);
+    }
+
+    /** Reads one more event into a view's outputs, customer text and calls. */
+    static void read(Event e, List<Output> outputs, StringBuilder customer, List<ToolCall> made, BindingMemo memo) {
+        switch (e) {
+            case Event.User u -> customer.append(u.text().toLowerCase(java.util.Locale.ROOT)).append('\n');
+            case Event.Assistant a -> made.addAll(a.calls());
+            case Event.ToolResult r -> {
+                if (!r.error()) {
+                    outputs.add(new Output(r.callId(), r.name(), memo.parse(r.content())));
                 }
             }
         }
-        for (ToolCall c : extra) {
-            made.add(c);
-            give(c, seen, given);
-        }
-        return new BindingView(outputs, outputOf, customer.toString(), made, given);
     }
 
-    /** Key-like argument values no result had shown yet: the customer or the agent gave them. */
-    private static void give(ToolCall c, Set<String> seen, Set<String> given) {
-        List<String> values = new ArrayList<>();
-        JsonPaths.scalars(c.arguments(), values);
-        for (String v : values) {
-            if (Mentions.keyish(v) && !seen.contains(v)) {
-                given.add(v);
+    /**
+     * Whether a value (lower-cased and trimmed, or a number's JSON text) was given before a
+     * result held it: by the customer or the agent, as a key-like argument value.
+     */
+    public boolean given(String normalValue) {
+        if (givenSince == null) {
+            seenSince = new HashSet<>();
+            givenSince = new HashSet<>();
+            for (Event e : events.subList(prefixEvents, events.size())) {
+                switch (e) {
+                    case Event.User u -> {
+                        // Not a value of a call or a result.
+                    }
+                    case Event.Assistant a -> a.calls().forEach(this::give);
+                    case Event.ToolResult r -> {
+                        if (!r.error()) {
+                            seenSince.addAll(memo.scalars(memo.parse(r.content())));
+                        }
+                    }
+                }
+            }
+            extra.forEach(this::give);
+        }
+        return prefix.given(normalValue, prefixEvents) || givenSince.contains(normalValue);
+    }
+
+    private void give(ToolCall c) {
+        for (String v : memo.keyishArguments(c)) {
+            if (!prefix.seen(v, prefixEvents) && !seenSince.contains(v)) {
+                givenSince.add(v);
             }
         }
     }
@@ -105,6 +147,10 @@ public final class BindingView {
 
     /** The output of the call with id {@code callId}, or null when it has none (or failed). */
     public JsonNode outputOf(String callId) {
+        if (outputOf == null) {
+            outputOf = new HashMap<>();
+            outputs.forEach(o -> outputOf.put(o.callId(), o.parsed()));
+        }
         return outputOf.get(callId);
     }
 
@@ -118,9 +164,19 @@ public final class BindingView {
         return made;
     }
 
-    /** Whether a value (lower-cased and trimmed, or a number's JSON text) was given before a result held it. */
-    public boolean given(String normalValue) {
-        return given.contains(normalValue);
+    /** Whether the customer mentioned {@code value} ({@link Mentions#mentions} on {@link #customer()}). */
+    public boolean mentions(String value) {
+        return memo.mentions(customer, value);
+    }
+
+    /** The string values at {@code path} in {@code output} ({@link JsonPaths#at}), in document order. */
+    public List<JsonPaths.Hit> at(Output output, String path) {
+        return memo.at(output.parsed(), path);
+    }
+
+    /** Every string under a member named {@code key} in {@code output} ({@link JsonPaths#underKey}). */
+    public List<JsonPaths.Hit> underKey(Output output, String key) {
+        return memo.underKey(output.parsed(), key);
     }
 
     /** The tool of the latest output, the site the learned source order is kept for; null before any. */
@@ -129,20 +185,23 @@ public final class BindingView {
     }
 
     /**
-     * How {@code tool}'s calls passed {@code arg}: the text of each value (a string as it is,
-     * anything else as compact JSON).
+     * Whether one of {@code tool}'s calls passed {@code text} as {@code arg}: the text of the
+     * value (a string as it is, anything else as compact JSON).
      */
-    public Set<String> used(String tool, String arg) {
-        Set<String> used = new HashSet<>();
-        for (ToolCall c : made) {
-            if (c.name().equals(tool)) {
-                JsonNode v = c.arguments().get(arg);
-                if (v != null) {
-                    used.add(text(v));
+    public boolean passed(String tool, String arg, String text) {
+        if (prefix.passed(tool, arg, text, prefixCalls)) {
+            return true;
+        }
+        if (passedSince == null) {
+            passedSince = new HashMap<>();
+            for (ToolCall c : made.subList(prefixCalls, made.size())) {
+                Map<String, Set<String>> args = passedSince.computeIfAbsent(c.name(), t -> new HashMap<>());
+                for (Map.Entry<String, JsonNode> a : c.arguments().properties()) {
+                    args.computeIfAbsent(a.getKey(), k -> new HashSet<>()).add(text(a.getValue()));
                 }
             }
         }
-        return used;
+        return passedSince.getOrDefault(tool, Map.of()).getOrDefault(arg, Set.of()).contains(text);
     }
 
     /** Whether {@code tool} was called (or is pending) in the episode. */

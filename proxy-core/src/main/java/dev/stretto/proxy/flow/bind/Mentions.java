@@ -19,13 +19,19 @@ public final class Mentions {
      * never for a value that is empty without its {@code #}s.
      */
     public static boolean mentions(String customer, String value) {
+        String bare = bare(value);
+        // The value holds its bare form at its end: where the value occurs, so does that.
+        return !bare.isEmpty() && customer.contains(bare);
+    }
+
+    /** A value lower-cased and trimmed, without its leading {@code #}s: what a mention of it must hold. */
+    static String bare(String value) {
         String v = normal(value);
         int i = 0;
         while (i < v.length() && v.charAt(i) == '#') {
             i++;
         }
-        String bare = v.substring(i);
-        return !bare.isEmpty() && (customer.contains(v) || customer.contains(bare));
+        return v.substring(i);
     }
 
     /** Whether a value looks like a key: at least four characters, one of them an ASCII digit. */

@@ -3,6 +3,8 @@ package dev.stretto.proxy.flow.decide;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.episode.Event;
+import java.util.List;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.Set;
 
@@ -16,6 +18,16 @@ final class ContentKey {
     private static final Set<String> LEFT_OUT = Set.of("id", "call_id", "usage");
 
     private ContentKey() {
+    }
+
+    /**
+     * The key's part for one event of {@code episode}: the key is these parts, in order,
+     * separated by commas, in brackets.
+     */
+    static String piece(Episode episode, Event event) {
+        String one = of(new Episode(episode.id(), episode.taskId(), episode.trial(), episode.domain(),
+                episode.agentModel(), episode.reward(), List.of(event)));
+        return one.substring(1, one.length() - 1);
     }
 
     static String of(Episode episode) {

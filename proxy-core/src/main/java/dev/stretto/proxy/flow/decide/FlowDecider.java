@@ -11,6 +11,7 @@ import dev.stretto.proxy.flow.predict.Step;
 import dev.stretto.proxy.flow.predict.Steps;
 import dev.stretto.proxy.math.Fnv1a64;
 import dev.stretto.proxy.math.SplitMix64;
+import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.EpisodeCut;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,7 +85,18 @@ public final class FlowDecider {
      *                      (offered by {@code every_read}); null for a tool it cannot tell
      */
     public DecisionStep decide(EpisodeCut cut, Function<String, List<String>> argumentNames) {
-        List<Step> steps = Steps.of(flow, cut.episode());
+        return decide(cut, argumentNames, null);
+    }
+
+    /**
+     * Decides what follows the last call of {@code cut}, with what {@code memo} kept from the
+     * session's earlier decisions: the same decision as {@link #decide(EpisodeCut, Function)},
+     * at a cost that does not grow with all the session has said and answered so far.
+     *
+     * @param memo the session's memo, or null to decide from scratch
+     */
+    public DecisionStep decide(EpisodeCut cut, Function<String, List<String>> argumentNames, DecisionMemo memo) {
+        List<Step> steps = memo == null ? Steps.of(flow, cut.episode()) : memo.steps().of(cut.episode());
         if (steps.isEmpty() || !steps.getLast().isCall()) {
             return new DecisionStep.Decided(Decision.handBack("the last step is not a tool call", null));
         }
@@ -107,12 +119,12 @@ public final class FlowDecider {
             return new DecisionStep.Decided(Decision.handBack("no lookups followed here in training", name));
         }
         SiteQuestion question = new SiteQuestion(cut, steps, Steps.history(steps), site, offered, taskId);
-        Context context = new Context(question, name, applies, argumentNames);
+        Context context = new Context(question, name, applies, argumentNames, memo);
         return next(context, scorer.score(question));
     }
 
     private record Context(SiteQuestion question, String site, double threshold,
-                           Function<String, List<String>> argumentNames) {
+                           Function<String, List<String>> argumentNames, DecisionMemo memo) {
     }
 
     private DecisionStep next(Context c, Scoring scoring) {
@@ -130,7 +142,8 @@ public final class FlowDecider {
     }
 
     private Decision decide(Context c, Scoring.Scored s) {
-        BindingView view = BindingView.of(c.question().cut());
+        BindingView view = c.memo() == null ? BindingView.of(c.question().cut())
+                : BindingView.of(c.question().cut(), c.memo().binding());
         Map<String, Pick> picks = new LinkedHashMap<>();
         Function<String, Pick> bind = tool -> picks.computeIfAbsent(tool,
                 t -> binder.pick(view, t, c.argumentNames() == null ? null : c.argumentNames().apply(t)));
@@ -248,8 +261,10 @@ public final class FlowDecider {
         boolean explored = false;
         double propensity = 1.0;
         if (!alternatives.isEmpty() && epsilon > 0) {
-            String key = taskId + "/" + ContentKey.of(c.question().cut().episode());
-            SplitMix64 draws = new SplitMix64(exploration.seed() ^ Fnv1a64.hash(key));
+            Episode episode = c.question().cut().episode();
+            long key = c.memo() == null ? Fnv1a64.hash(taskId + "/" + ContentKey.of(episode))
+                    : c.memo().keys().hash(taskId, episode);
+            SplitMix64 draws = new SplitMix64(exploration.seed() ^ key);
             if (draws.nextDouble() < epsilon) {
                 double total = 0.0;
                 for (String tool : alternatives) {

@@ -83,7 +83,8 @@ public final class FlowRun {
         decisionStartMs = session.nowMs();
         DecisionStep step;
         try {
-            step = session.flowDecider().decide(cut, tool -> session.gate().requiredArguments(tool, session.live()));
+            step = session.flowDecider().decide(cut, tool -> session.gate().requiredArguments(tool, session.live()),
+                    session.memo());
         } catch (RuntimeException e) {
             return failedFlow(e);
         }
@@ -155,7 +156,8 @@ public final class FlowRun {
 
     /**
      * Records the server's response to the lookup the run asked for, made as {@code id}
-     * ({@code stretto-<n>}): its outcome, and its text for the agent. The run then decides
+     * ({@code stretto-<n>}): its outcome, and its text for the agent ({@link LookupAnswer#of};
+     * null for an answer that is not JSON, a failure whose text is {@code error}). The run then decides
      * again at the lookup's site.
      *
      * @throws IllegalStateException when no lookup is outstanding

@@ -5,6 +5,7 @@ import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.flow.arbiter.ArbiterScorer;
 import dev.stretto.proxy.flow.decide.DeciderChoice;
 import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.decide.DecisionMemo;
 import dev.stretto.proxy.flow.decide.FlowDecider;
 import dev.stretto.proxy.flow.decide.Scorer;
 import dev.stretto.proxy.flow.model.Flow;
@@ -37,6 +38,8 @@ public final class FlowSession {
     private final Consumer<String> warnings;
     private final LongSupplier clockMs;
     private final Set<String> reportedChanges = new HashSet<>();
+    private final DecisionMemo memo;
+    private boolean remembers = true;
     private LiveTools live = LiveTools.NONE;
     private int lookups;
     private int questions;
@@ -51,6 +54,7 @@ public final class FlowSession {
         this.gate = new ToolGate(flow, options.tools());
         this.numbers = new ToolNumbers(flow);
         this.distributions = new ProgramDistributions(flow);
+        this.memo = new DecisionMemo(flow);
         this.flowLog = flowLog;
         this.warnings = warnings;
         this.clockMs = clockMs;
@@ -188,6 +192,17 @@ public final class FlowSession {
     }
 
     // --- for the run ---
+
+    /** What this session's earlier decisions kept for the next one; null when each starts from scratch. */
+    DecisionMemo memo() {
+        return remembers ? memo : null;
+    }
+
+    /** Makes every decision from scratch, keeping nothing between them (what tests compare with). */
+    FlowSession fromScratch() {
+        remembers = false;
+        return this;
+    }
 
     FlowOptions options() {
         return options;

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What a lookup returned, as the appended item shows it: a JSON-RPC error's {@code message}
- * (or the word {@code error}), failed; else the {@code text} of every {@code result.content}
+ * What one of the proxy's own calls (a lookup, a commit's call) returned, as the appended item
+ * shows it: a JSON-RPC error's {@code message} (or the word {@code error}), failed, as is an
+ * answer that is not JSON; else the {@code text} of every {@code result.content}
  * item that has one, joined with newlines, failed when {@code isError} is true. (Episodes read
  * results differently: only {@code type: "text"} items, with fallbacks.)
  *
@@ -21,11 +22,11 @@ public record LookupAnswer(String text, boolean failed) {
         Objects.requireNonNull(text, "text");
     }
 
-    /** The answer in the server's response to a lookup. */
+    /** The answer in the server's response to a lookup; {@code response} is null when the answer is not JSON. */
     public static LookupAnswer of(JsonNode response) {
-        JsonNode error = response.get("error");
-        if (error != null && !error.isNull()) {
-            JsonNode message = error.get("message");
+        JsonNode error = response == null ? null : response.get("error");
+        if (response == null || error != null && !error.isNull()) {
+            JsonNode message = error == null ? null : error.get("message");
             return new LookupAnswer(message != null && message.isTextual() ? message.textValue() : "error", true);
         }
         JsonNode result = response.path("result");
