@@ -498,6 +498,11 @@ final class Actor implements Callable<Void>, RunContext {
             } catch (Throwable t) {
                 failure = t;
             }
+            if (failure instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
+                // Only the session's end interrupts a fork: what the cut-short work reports is
+                // not an answer (a flow would hand back on it), and the run ends with the session.
+                return;
+            }
             T r = result;
             Throwable f = failure;
             try {
