@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import static dev.stretto.proxy.testing.Processes.running;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -226,7 +227,7 @@ class ProxyTest {
         assertTrue(host.endsWith("\n"), "the host got no torn line");
         List<String> hostLines = List.of(host.split("\n"));
         long serverPid = Long.parseLong(hostLines.getFirst());
-        assertFalse(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false), "the server outlived the session");
+        assertFalse(running(serverPid), "the server outlived the session");
 
         List<String> log = Files.readAllLines(logsIn(tmp).getFirst(), StandardCharsets.UTF_8);
         List<String> logged = new ArrayList<>();
@@ -268,7 +269,7 @@ class ProxyTest {
                     atThrow.complete("returned instead of throwing");
                 } catch (InterruptedException e) {
                     // Looked at before anything else happens: no waiting for an exit here.
-                    atThrow.complete("server alive: " + alive(pids[0]) + ", its child alive: " + alive(pids[1]));
+                    atThrow.complete("server alive: " + running(pids[0]) + ", its child alive: " + running(pids[1]));
                 } catch (Exception e) {
                     atThrow.completeExceptionally(e);
                 }
@@ -291,23 +292,6 @@ class ProxyTest {
                     "{\"from\":\"server\",\"message\":" + pids[0] + "}", "{\"from\":\"server\",\"message\":" + pids[1] + "}",
                     "{\"from\":\"server\",\"raw\":\"got\"}").sorted().toList(), entries,
                     "round " + round + ": the log holds the request and the server's three lines");
-        }
-    }
-
-    /**
-     * Whether the process still runs. The server is the JDK's own child and reaped at once; its
-     * child is collected by init once the server is gone, which in a container may take a
-     * moment, and is dead (a zombie) meanwhile.
-     */
-    private static boolean alive(long pid) {
-        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return false;
-        }
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
-        } catch (java.io.IOException e) {
-            return false;
         }
     }
 

@@ -110,6 +110,7 @@ final class LearnCli {
             return Stretto.EXIT_OK;
         }
         LearnOptions options = options(a);
+        OutputFile.prepare(COMMAND, "--out", options.out(), "the flow");
         Progress progress = new Progress(err, bars);
         try {
             OracleSettings settings = settings(options, env);

@@ -94,6 +94,10 @@ final class PromoteCli {
             return Stretto.EXIT_OK;
         }
         PromoteOptions options = options(a);
+        OutputFile.prepare(COMMAND, "--out", options.out(), "the flow");
+        if (options.report() != null) {
+            OutputFile.prepare(COMMAND, "--report", options.report(), "the report");
+        }
         Progress progress = new Progress(err, bars);
         try {
             Flow flow = FlowFile.read(options.flow());

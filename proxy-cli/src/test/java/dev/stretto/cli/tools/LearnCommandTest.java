@@ -329,6 +329,33 @@ class LearnCommandTest {
         return all;
     }
 
+    @Test
+    void anOutFileInADirectoryNotMadeYetIsWrittenThere(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("flows/shop/shop.flow.json");
+        Run r = run("learn", "--sessions", Fixtures.file(SHOP).toString(), "--domain", "shop", "--out", out.toString(),
+                "--habit-only");
+        assertEquals(0, r.status(), r.err());
+        assertEquals(withoutClock(Files.readString(Fixtures.file("home/shop.flow.json"), StandardCharsets.UTF_8)),
+                withoutClock(Files.readString(out, StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void anOutThatIsADirectoryIsRefusedBeforeAnySessionIsRead(@TempDir Path tmp) {
+        assertUsage("--out " + tmp + " is a directory: give the file to write the flow to",
+                "learn", "--sessions", Fixtures.file(SHOP).toString(), "--domain", "shop", "--out", tmp.toString(),
+                "--habit-only");
+    }
+
+    @Test
+    void anOutWhoseDirectoryCannotBeMadeIsNamedBeforeAnySessionIsRead(@TempDir Path tmp) throws IOException {
+        Path file = Files.writeString(tmp.resolve("flows"), "not a directory");
+        Run r = run("learn", "--sessions", Fixtures.file(SHOP).toString(), "--domain", "shop",
+                "--out", file.resolve("shop.flow.json").toString(), "--habit-only");
+        assertEquals(1, r.status(), r.err());
+        assertEquals("stretto: " + file + ": cannot make the directory of --out " + file.resolve("shop.flow.json")
+                + " (a file is in the way)\n", r.err());
+    }
+
     private static void assertUsage(String message, String... args) {
         Run r = run(args);
         assertEquals(2, r.status(), r.err());

@@ -224,6 +224,28 @@ class PromoteCommandTest {
                 "d", "--out", "o", "--per-call", "-1");
     }
 
+    @Test
+    void theFlowAndTheReportAreWrittenInDirectoriesNotMadeYet() throws Exception {
+        Path dir = shadow("14457");
+        Path out = tmp.resolve("flows/promoted.flow.json");
+        Path report = tmp.resolve("reports/shop/promotion.md");
+        StrettoTest.Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(),
+                "--out", out.toString(), "--report", report.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(Files.readString(out, StandardCharsets.UTF_8).contains(",\"promoted\":{" + BAR));
+        assertTrue(Files.readString(report, StandardCharsets.UTF_8).startsWith("# Promotion of the shop flow\n"));
+    }
+
+    @Test
+    void anOutOrAReportThatIsADirectoryIsRefusedBeforeAnythingIsScored() {
+        String flow = SHOP_FLOW.toString();
+        assertUsage("--out " + tmp + " is a directory: give the file to write the flow to",
+                "promote", "--flow", flow, "--sessions", "d", "--out", tmp.toString());
+        assertUsage("--report " + tmp + " is a directory: give the file to write the report to",
+                "promote", "--flow", flow, "--sessions", "d", "--out", tmp.resolve("o.json").toString(),
+                "--report", tmp.toString());
+    }
+
     private static void assertUsage(String message, String... args) {
         StrettoTest.Run r = run(args);
         assertEquals(2, r.status(), r.err());

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.active;
 
+import static dev.stretto.proxy.testing.Processes.running;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -88,7 +89,7 @@ class ActiveEndingTest {
         assertTrue(host.endsWith("\n"), "the host got no torn line");
         List<String> hostLines = List.of(host.split("\n"));
         long serverPid = Long.parseLong(hostLines.getFirst());
-        assertFalse(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false), "the server outlived the session");
+        assertFalse(running(serverPid), "the server outlived the session");
 
         List<String> logged = new ArrayList<>();
         for (LogEntry e : SessionLog.read(onlyLog(tmp)).entries()) {
