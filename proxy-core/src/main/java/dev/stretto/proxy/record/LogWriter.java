@@ -81,6 +81,8 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private final ReentrantLock lock = new ReentrantLock();
     // Writer thread only: the sinks still written to, and the listener (NO_LISTENER once it failed).
     private final List<RecordingSink> sinks;
+    // The same sinks, to go through once per line without copying the list; renewed when one fails.
+    private RecordingSink[] current;
     private SessionListener listener;
     // Guarded by lock.
     private boolean closed;
@@ -121,6 +123,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                       int capacity, int byteBudget, Runnable afterFlush, Consumer<String> warn, Consumer<String> error,
                       LogScrubber scrubber) {
         this.sinks = new ArrayList<>(sinks);
+        this.current = sinks.toArray(new RecordingSink[0]);
         this.listener = listener == null ? NO_LISTENER : listener;
         this.nanoTime = nanoTime;
         this.startNanos = startNanos;
@@ -156,7 +159,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 return false;
             }
             long stamp = tMs >= 0 ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(stamp, from, line.bytes(), Math.min(line.bytes().length, byteBudget)));
+            enqueue(new Item(stamp, from, line, (int) Math.min(line.length(), byteBudget)));
             return true;
         } finally {
             lock.unlock();
@@ -239,6 +242,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 }
             }
             sinks.clear();
+            current = new RecordingSink[0];
         }
     }
 
@@ -260,30 +264,34 @@ public final class LogWriter implements Recorder, Callable<Void> {
     }
 
     private void write(Item item) {
-        try {
-            listener.line(item.tMs, item.from, item.bytes);
-        } catch (RuntimeException e) {
-            listener = NO_LISTENER;
-            warn.accept("the session listener failed (" + describe(e) + "); it gets no more lines, the session goes on");
-            Logger.debug(e, "listener failure");
-            updateFailed();
-        }
-        if (sinks.isEmpty()) {
-            return;
-        }
-        LogEntry entry;
-        try {
-            entry = new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.bytes)));
-        } catch (RuntimeException | OutOfMemoryError e) {
-            // A line too big for the heap: the log stops here, but this thread must go on
-            // emptying the queue or the pumps would wait on it.
-            for (RecordingSink sink : List.copyOf(sinks)) {
-                fail(sink, e);
-            }
-            return;
-        }
-        for (RecordingSink sink : List.copyOf(sinks)) {
+        if (listener != NO_LISTENER) {
             try {
+                // The listener's line is one array: a line read in pieces is joined for it.
+                listener.line(item.tMs, item.from, item.line.bytes());
+            } catch (RuntimeException | OutOfMemoryError e) {
+                listener = NO_LISTENER;
+                warn.accept("the session listener failed (" + describe(e) + "); it gets no more lines, the session"
+                        + " goes on");
+                Logger.debug(e, "listener failure");
+                updateFailed();
+            }
+        }
+        // The log file writes the entry from the line's bytes, unless a secret may have to be
+        // scrubbed from it; other sinks take an entry, made once for all of them.
+        boolean scrub = scrubber.mightChange(item.line);
+        LogEntry entry = null;
+        for (RecordingSink sink : current) {
+            try {
+                if (sink instanceof LogFileSink file && !scrub) {
+                    file.line(item.tMs, item.from, item.line);
+                    continue;
+                }
+                if (entry == null) {
+                    entry = entry(item);
+                    if (entry == null) {
+                        return;
+                    }
+                }
                 sink.entry(entry);
             } catch (IOException | RuntimeException e) {
                 fail(sink, e);
@@ -291,8 +299,22 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
     }
 
+    // The entry of a line as sinks take it; null when it cannot be made, and then every sink has failed.
+    private LogEntry entry(Item item) {
+        try {
+            return new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.line)));
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // A line too big for the heap: the log stops here, but this thread must go on
+            // emptying the queue or the pumps would wait on it.
+            for (RecordingSink sink : current) {
+                fail(sink, e);
+            }
+            return null;
+        }
+    }
+
     private void flush() {
-        for (RecordingSink sink : List.copyOf(sinks)) {
+        for (RecordingSink sink : current) {
             try {
                 sink.flush();
             } catch (IOException | RuntimeException e) {
@@ -309,6 +331,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
         if (!sinks.remove(sink)) {
             return;
         }
+        current = sinks.toArray(new RecordingSink[0]);
         report(sink, e);
         try {
             sink.close();
@@ -349,6 +372,6 @@ public final class LogWriter implements Recorder, Callable<Void> {
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
-    private record Item(long tMs, Source from, byte[] bytes, int cost) {
+    private record Item(long tMs, Source from, Line line, int cost) {
     }
 }

@@ -32,7 +32,7 @@ final class ClientPump implements Callable<Void> {
                 if (!gate.record(Source.CLIENT, line)) {
                     return null;
                 }
-                to.send(line.bytes(), line.terminated());
+                to.send(line);
             } else if (read instanceof HostInput.End(var failure)) {
                 if (failure != null) {
                     Logger.warn("reading the host's input failed ({}); treating it as closed", failure.getMessage());

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.io.Line;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,8 +41,6 @@ final class HostOutput implements ActiveSession.HostWriter {
     static final int CAPACITY = 64;
     static final int BYTE_BUDGET = 16 * 1024 * 1024;
 
-    private record Pending(byte[] line, boolean newline) {
-    }
 
     private final OutputStream out;
     private final ReentrantLock lock = new ReentrantLock();
@@ -49,7 +48,7 @@ final class HostOutput implements ActiveSession.HostWriter {
     private final Condition changed = lock.newCondition();
     private final CountDownLatch ended = new CountDownLatch(1);
     // Guarded by lock.
-    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final ArrayDeque<Line> queue = new ArrayDeque<>();
     // Guarded by lock: bytes of the lines in the queue.
     private long queuedBytes;
     // Guarded by lock: the writer holds a line it has not yet written and flushed.
@@ -81,17 +80,17 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     /** Queues one line for the host, waiting while the queue is full; dropped once closed or broken. */
-    void write(byte[] line, boolean newline) throws InterruptedException {
+    void write(Line line) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             while (!closed && !broken && !queue.isEmpty()
-                    && (queue.size() >= CAPACITY || queuedBytes + line.length > BYTE_BUDGET)) {
+                    && (queue.size() >= CAPACITY || queuedBytes + line.length() > BYTE_BUDGET)) {
                 changed.await();
             }
             if (closed || broken) {
                 return;
             }
-            add(new Pending(line, newline));
+            add(line);
         } finally {
             lock.unlock();
         }
@@ -106,7 +105,7 @@ final class HostOutput implements ActiveSession.HostWriter {
         lock.lock();
         try {
             if (!closed && !broken) {
-                add(new Pending(line, newline));
+                add(new Line(line, newline));
             }
         } finally {
             lock.unlock();
@@ -114,9 +113,9 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     // Holding lock.
-    private void add(Pending p) {
-        queue.add(p);
-        queuedBytes += p.line().length;
+    private void add(Line line) {
+        queue.add(line);
+        queuedBytes += line.length();
         updateRoom();
         changed.signalAll();
     }
@@ -194,9 +193,9 @@ final class HostOutput implements ActiveSession.HostWriter {
     // The writer thread.
     private void writeAll() {
         try {
-            Pending next;
+            Line next;
             while ((next = take()) != null) {
-                boolean flushed = write(next);
+                boolean flushed = writeOut(next);
                 lock.lock();
                 try {
                     lastProgressNanos = System.nanoTime();
@@ -214,8 +213,8 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     // The next line, or null once closed with nothing left.
-    private Pending take() {
-        Pending next;
+    private Line take() {
+        Line next;
         lock.lock();
         try {
             while (queue.isEmpty() && !closed) {
@@ -223,7 +222,7 @@ final class HostOutput implements ActiveSession.HostWriter {
             }
             next = queue.poll();
             if (next != null) {
-                queuedBytes -= next.line().length;
+                queuedBytes -= next.length();
                 if (!busy) {
                     // After a quiet spell the host's time starts now, not at its last line.
                     lastProgressNanos = System.nanoTime();
@@ -242,7 +241,7 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     /** Writes one line, and flushes when no other line waits; true when nothing is left unflushed. */
-    private boolean write(Pending p) {
+    private boolean writeOut(Line line) {
         boolean last;
         lock.lock();
         try {
@@ -254,8 +253,8 @@ final class HostOutput implements ActiveSession.HostWriter {
             lock.unlock();
         }
         try {
-            out.write(p.line());
-            if (p.newline()) {
+            line.writeTo(out);
+            if (line.terminated()) {
                 out.write('\n');
             }
         } catch (IOException e) {

@@ -43,7 +43,12 @@ final class ServerLines implements ServerLineSink {
 
     @Override
     public void line(byte[] line, boolean newline) {
-        put(new Item(Source.SERVER, new Line(line, newline)));
+        line(new Line(line, newline));
+    }
+
+    @Override
+    public void line(Line line) {
+        put(new Item(Source.SERVER, line));
     }
 
     @Override
@@ -52,7 +57,7 @@ final class ServerLines implements ServerLineSink {
     }
 
     private void put(Item item) {
-        long cost = item.line().bytes().length;
+        long cost = item.line().length();
         try {
             lock.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -89,7 +94,7 @@ final class ServerLines implements ServerLineSink {
             }
             Item next = closed ? null : queue.poll();
             if (next != null) {
-                queuedBytes -= next.line().bytes().length;
+                queuedBytes -= next.line().length();
                 notFull.signal();
             }
             return next;

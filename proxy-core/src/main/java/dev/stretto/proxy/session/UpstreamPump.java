@@ -30,7 +30,7 @@ final class UpstreamPump implements Callable<Void> {
             if (!gate.record(item.from(), item.line())) {
                 return null;
             }
-            to.write(item.line().bytes(), item.line().terminated());
+            to.write(item.line());
         }
         drained.countDown();
         return null;

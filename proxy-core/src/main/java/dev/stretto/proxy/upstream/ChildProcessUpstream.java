@@ -3,6 +3,7 @@ package dev.stretto.proxy.upstream;
 import dev.stretto.proxy.ServerStderr;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.io.Line;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -158,12 +159,17 @@ public final class ChildProcessUpstream implements Upstream {
 
     @Override
     public void send(byte[] line, boolean newline) {
+        send(new Line(line, newline));
+    }
+
+    @Override
+    public void send(Line line) {
         if (inputBroken.get()) {
             return;
         }
         try {
-            stdin.write(line);
-            if (newline) {
+            line.writeTo(stdin);
+            if (line.terminated()) {
                 stdin.write('\n');
             }
             stdin.flush();

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.upstream;
 
 import dev.stretto.proxy.ShutdownTimings;
+import dev.stretto.proxy.io.Line;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,12 +75,17 @@ public final class StreamUpstream implements Upstream {
 
     @Override
     public void send(byte[] line, boolean newline) {
+        send(new Line(line, newline));
+    }
+
+    @Override
+    public void send(Line line) {
         if (inputBroken.get()) {
             return;
         }
         try {
-            toServer.write(line);
-            if (newline) {
+            line.writeTo(toServer);
+            if (line.terminated()) {
                 toServer.write('\n');
             }
             toServer.flush();

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.io.Line;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,6 +34,15 @@ public interface Upstream {
      * @param newline false only for a last line that had no terminator
      */
     void send(byte[] line, boolean newline) throws IOException, InterruptedException;
+
+    /**
+     * Passes one line from the host to the server, as {@link #send(byte[], boolean)} does; a
+     * long line is written from the chunks it was read in where the upstream can (see {@link
+     * Line}). By default it is passed on in one array.
+     */
+    default void send(Line line) throws IOException, InterruptedException {
+        send(line.bytes(), line.terminated());
+    }
 
     /** The host closed its input: no more {@link #send} calls follow. */
     void endOfInput() throws IOException, InterruptedException;
