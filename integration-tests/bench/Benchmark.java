@@ -8,8 +8,9 @@
 // that rotates from round to round, so that the machine's drift falls on all of them alike; each
 // figure is the median of the rounds, and a comparison with the baseline is the median of the
 // rounds' own comparisons. The figures are printed as one table (with issue 9's targets beside
-// them) and written as JSON. Then `stretto learn` is timed, and sessions are run in this JVM as
-// a Java agent harness runs them (InJvmSessions.java).
+// them) and written as JSON. Then a served flow is timed beside the passive proxy
+// (FlowTiming.java), `stretto learn` is timed, and sessions are run in this JVM as a Java agent
+// harness runs them (InJvmSessions.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
 // and asserts nothing about speed: CI runs it so that the harness never rots.
@@ -30,12 +31,12 @@ public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "learn", "injvm");
+    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm");
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
                    long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path json,
-                   int learnSessions, int learnRounds, int injvmSessions, int injvmOpen) {
+                   int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen) {
 
         static Options parse(Path root, List<String> args) {
             boolean quick = args.contains("--quick");
@@ -47,6 +48,7 @@ public class Benchmark {
             Set<String> parts = new LinkedHashSet<>(PARTS);
             Path against = null;
             Path json = root.resolve("integration-tests/target/bench/bench.json");
+            int customers = quick ? 2 : 10;
             int learnSessions = quick ? 12 : 1000;
             int learnRounds = quick ? 1 : 3;
             int injvmSessions = quick ? 20 : 2000;
@@ -78,6 +80,7 @@ public class Benchmark {
                     }
                     case "--against" -> against = Path.of(value).toAbsolutePath().normalize();
                     case "--json" -> json = Path.of(value).toAbsolutePath();
+                    case "--customers" -> customers = positive(a, value);
                     case "--sessions" -> learnSessions = positive(a, value);
                     case "--learn-rounds" -> learnRounds = positive(a, value);
                     case "--injvm-sessions" -> injvmSessions = positive(a, value);
@@ -89,7 +92,7 @@ public class Benchmark {
                 throw new IllegalArgumentException("--against: no bin/stretto-proxy in " + against);
             }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
-                    100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, json, learnSessions,
+                    100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, json, customers, learnSessions,
                     learnRounds, injvmSessions, injvmOpen);
         }
 
@@ -145,6 +148,9 @@ public class Benchmark {
         } finally {
             emptyDirectory(logs);
             Files.deleteIfExists(logs);
+        }
+        if (options.parts().contains("flow")) {
+            FlowTiming.run(root, options.rounds(), options.customers());
         }
         if (options.parts().contains("learn")) {
             LearnTiming.run(root, options.learnSessions(), options.learnRounds());

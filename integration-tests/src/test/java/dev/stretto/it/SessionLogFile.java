@@ -17,11 +17,11 @@ import java.util.stream.Stream;
 record SessionLogFile(Path path, List<String> lines, JsonNode header, List<JsonNode> entries) {
     static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The only *.jsonl file in {@code dir}. */
+    /** The only session log in {@code dir}: a *.jsonl file, flow and confirm logs aside. */
     static SessionLogFile onlyIn(Path dir) throws IOException {
         List<Path> logs;
         try (Stream<Path> s = Files.list(dir)) {
-            logs = s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).toList();
+            logs = s.filter(p -> p.getFileName().toString().matches(".*(?<!\\.flow|\\.confirm)\\.jsonl")).toList();
         }
         assertEquals(1, logs.size(), "session logs in " + dir + ": " + logs);
         return read(logs.getFirst());

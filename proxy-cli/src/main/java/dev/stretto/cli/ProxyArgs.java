@@ -3,6 +3,7 @@ package dev.stretto.cli;
 import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.guard.Guards;
+import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.record.CommandRedactor;
 import java.net.URI;
 import java.nio.file.InvalidPathException;
@@ -30,11 +31,14 @@ final class ProxyArgs {
 
     private static final String UPSTREAM_HEADER = "--upstream-header";
 
-    private static final Set<String> WITH_VALUE = Set.of("--record", "--domain", "--agent-model", "--retain-days",
-            "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context");
+    /** Who answers the System-One questions of a flow's arbiter and of the judge. */
+    private static final List<String> ORACLE_OPTIONS = List.of("--oracle", "--oracle-cache");
+
+    // After the lists it is made of.
+    private static final Set<String> WITH_VALUE = withValue();
 
     /** Active mode's switches, which take no value. */
-    private static final Set<String> FLAGS = Set.of("--guards", "--commit");
+    private static final Set<String> FLAGS = Set.of("--guards", "--commit", FlowArgs.SHADOW, JudgeArgs.SHADOW);
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -65,10 +69,20 @@ final class ProxyArgs {
     private ProxyArgs() {
     }
 
+    private static Set<String> withValue() {
+        Set<String> names = new HashSet<>(Set.of("--record", "--domain", "--agent-model", "--retain-days",
+                "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", FlowArgs.TOOLS));
+        names.addAll(FlowArgs.WITH_VALUE);
+        names.addAll(JudgeArgs.WITH_VALUE);
+        names.addAll(ORACLE_OPTIONS);
+        return Set.copyOf(names);
+    }
+
     static Parsed parse(List<String> args) {
         Map<String, String> values = new HashMap<>();
         Set<String> flags = new HashSet<>();
         List<String> headerArgs = new ArrayList<>();
+        List<String> flowTools = new ArrayList<>();
         int i = 0;
         while (i < args.size()) {
             String arg = args.get(i);
@@ -126,6 +140,8 @@ final class ProxyArgs {
             }
             if (name.equals(UPSTREAM_HEADER)) {
                 headerArgs.add(value);
+            } else if (name.equals(FlowArgs.TOOLS)) {
+                flowTools.add(value);
             } else if (values.putIfAbsent(name, value) != null) {
                 return new Invalid(name + " is given more than once");
             }
@@ -219,8 +235,19 @@ final class ProxyArgs {
                         + values.get("--log-level") + "'");
             }
         }
+        ProxyOptions.FlowChoice flow;
+        ProxyOptions.Judge judge;
+        ProxyOptions.OracleChoice oracle;
+        try {
+            flow = FlowArgs.parse(values, flags.contains(FlowArgs.SHADOW), flowTools);
+            judge = JudgeArgs.parse(values, flags);
+            oracle = oracle(values, flow != null || judge != null);
+        } catch (IllegalArgumentException e) {
+            return new Invalid(e.getMessage());
+        }
         ProxyOptions.Active active = null;
-        if (!flags.isEmpty() || values.containsKey("--context")) {
+        if (flags.contains("--guards") || flags.contains("--commit") || values.containsKey("--context") || flow != null
+                || judge != null) {
             String domain = values.get("--domain");
             if (flags.contains("--guards") && domain == null) {
                 return new Invalid("--guards needs --domain (" + Guards.domainNames() + ")");
@@ -236,10 +263,58 @@ final class ProxyArgs {
                     return new Invalid("--context: not a usable path: " + values.get("--context"));
                 }
             }
-            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context);
+            if (judge != null && !flags.contains("--guards")) {
+                return new Invalid(JudgeArgs.JUDGE + " needs --guards: it judges the writes the guards check for the"
+                        + " customer's confirmation");
+            }
+            if (judge != null && context == null) {
+                return new Invalid(JudgeArgs.JUDGE + " needs --context FILE: it judges the customer's reply, which only"
+                        + " the conversation holds");
+            }
+            active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, flow, judge,
+                    oracle);
         }
         return new Run(new ProxyOptions(record, values.get("--domain"), values.get("--agent-model"), retainDays,
                 level, shutdownGrace, server, active));
+    }
+
+    /**
+     * {@code --oracle} and {@code --oracle-cache}: for a served flow or the judge ({@code
+     * used}); null when neither is.
+     *
+     * @throws IllegalArgumentException with the usage error
+     */
+    private static ProxyOptions.OracleChoice oracle(Map<String, String> values, boolean used) {
+        if (!used) {
+            for (String option : ORACLE_OPTIONS) {
+                if (values.containsKey(option)) {
+                    throw new IllegalArgumentException(option + " is for a served flow or the confirmation judge; give"
+                            + " --flow FILE or --confirm-judge too");
+                }
+            }
+            return null;
+        }
+        String mode = values.getOrDefault("--oracle", "jev");
+        Oracle.Mode named = Oracle.Mode.named(mode).orElseThrow(() ->
+                new IllegalArgumentException("--oracle takes jev, replay or mock, not '" + mode + "'"));
+        return new ProxyOptions.OracleChoice(named, path(values, "--oracle-cache"));
+    }
+
+    /**
+     * The path {@code option} gives, or null when it is not given.
+     *
+     * @throws IllegalArgumentException with the usage error when it is not a usable path
+     */
+    static Path path(Map<String, String> values, String option) {
+        String v = values.get(option);
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Path.of(v);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(option + ": not a usable path: " + v);
+        }
     }
 
     /** Seconds, whole or decimal, from 0 to a day, to the millisecond; null when not that. */

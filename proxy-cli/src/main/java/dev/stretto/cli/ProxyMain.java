@@ -8,7 +8,10 @@ import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
 import dev.stretto.proxy.active.ActiveMode;
+import dev.stretto.proxy.active.ConfirmJudge;
 import dev.stretto.proxy.guard.Guards;
+import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.oracle.OracleSettings;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -57,8 +60,9 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
-            Active mode (--guards, --commit, --context): the proxy reads what crosses it and
-            acts on it; every line it does not act on is still forwarded byte for byte.
+            Active mode (--guards, --commit, --context, --flow, --confirm-judge): the proxy
+            reads what crosses it and acts on it; every line it does not act on is still
+            forwarded byte for byte.
 
             Options:
               --upstream URL      proxy the MCP server at URL (http or https) instead of
@@ -73,8 +77,9 @@ public final class ProxyMain {
               --agent-model MODEL copy MODEL into the log header's "agent_model"
               --retain-days N     at start, delete the proxy's own files (<session>.jsonl,
                                   .flow.jsonl, .confirm.jsonl) older than N days under the
-                                  --record directory, except those of running sessions;
-                                  stderr says how many
+                                  --record directory, except those of running sessions,
+                                  and the answers as old in the oracle's cache (jev,
+                                  replay); stderr says how many
               --log-level LEVEL   trace, debug, info (default), warn, error or off; the
                                   STRETTO_LOG_LEVEL variable sets it too
               --shutdown-grace SECONDS
@@ -94,25 +99,92 @@ public final class ProxyMain {
               -h, --help          print this help and exit
               -V, --version       print the version and exit
 
+            Flows (--flow and the options after it; each of them needs --flow):
+              --flow FILE         serve the flow in FILE (a *.flow.json of stretto learn):
+                                  after each of the agent's tool calls, make the read-only
+                                  lookups the agent would make next, and hand their results
+                                  back with the call's answer
+              --flow-decider NAME arbiter, habit or reach (default: the flow's arbiter if it
+                                  has one, else reach if it has reach counts, else habit)
+              --flow-threshold P  how likely a lookup must be, times how often its arguments'
+                                  binding matched the agent, to be made (0 to 1; default 0.3)
+              --flow-per-call N   at most N lookups after one call (default 8)
+              --flow-per-session N
+                                  at most N lookups in the session (default 40)
+              --flow-questions N  at most N System-One questions in the session (default 300)
+              --flow-tools A,B    look up only these tools (repeatable; default: every read
+                                  tool of the flow that the server does not list as a write)
+              --flow-shadow       decide and log, but look nothing up: the host gets the
+                                  server's answers unchanged (for stretto promote)
+              --flow-explore EPSILON
+                                  with probability EPSILON (0 to 1), take another lookup that
+                                  binds than the rule's, and log each decision's propensity
+              --flow-explore-seed N
+                                  the seed of those draws (default 0)
+              --flow-log FILE     append each decision there (default <session>.flow.jsonl
+                                  next to the session log; without --record, none unless
+                                  given)
+              --task-id ID        the task, which picks the arbiter's fold (default: the
+                                  session id)
+
+            The confirmation judge (--confirm-judge and the options after it; each of them
+            needs --confirm-judge):
+              --confirm-judge log|enforce
+                                  ask the System-One model whether the customer explicitly
+                                  agreed to each write the guards check for a
+                                  confirmation, once the guards let it through: log
+                                  records each judgment, enforce also refuses a write the
+                                  model says was not agreed to. Needs --guards and
+                                  --context. A judge that cannot answer (no key, a replay
+                                  miss, an error, its questions spent) refuses nothing
+              --confirm-threshold P
+                                  an answer below P (0 to 1; default 0.5) is a no
+              --confirm-second proposed|described
+                                  also ask whether the agent had proposed (or described)
+                                  this change; a write then needs both answers yes
+              --confirm-second-shadow
+                                  only log the second answer; it does not count
+              --confirm-questions N
+                                  at most N questions in the session (default 100); later
+                                  writes are logged as skipped and refused by nothing
+              --confirm-log FILE  append each judgment there (default <session>.confirm.jsonl
+                                  next to the session log; without --record, none unless
+                                  given)
+
+            The System-One oracle, for a flow's arbiter and for the judge:
+              --oracle MODE       who answers: jev (the System-One service, which gets
+                                  excerpts of the conversation; the default), replay (the
+                                  answer cache only) or mock (fixed answers, no network)
+              --oracle-cache DIR  the answer cache (default ~/.stretto/oracle-cache)
+
             Options take their value as the next argument or after '=' (--record=DIR).
 
             Environment:
               STRETTO_LOG_LEVEL   the level of the proxy's messages, as --log-level
               STRETTO_SESSION     the log header's "host_session" (else host-<parent pid>):
                                   set it to group the logs of one host's servers
-              HOME                what a leading ~ of --record and --context expands to
+              HOME                what a leading ~ of --record, --context, --flow,
+                                  --flow-log, --confirm-log and --oracle-cache expands to
               PATH                where SERVER_COMMAND is looked up
               VAR                 each variable named by --upstream-header NAME=VAR
+              TYPESAFE_API_KEY, TYPESAFE_API_KEY_FILE
+                                  the System-One key, or a file holding it (--oracle jev,
+                                  read only when a flow's arbiter or the judge will ask)
+              TYPESAFE_BASE_URL   the System-One service (default https://api.typesafe.ai)
+              TYPESAFE_DEFAULT_MODEL
+                                  the model the questions name (default jev-latest)
+              SSL_CERT_FILE       certificates to trust besides the JDK's, for the service
               STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
               STRETTO_AOT=0       no start-up cache (the bin/stretto-proxy launcher)
             The server inherits the proxy's environment unchanged.
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
             (128 + n if signal n ended it; 0 for --upstream once the session has ended),
-            125 if the proxy could not start the session (no log is left then), 2 for a
-            usage error. SIGTERM, SIGINT and SIGHUP end the session normally: the log is
-            written out, the server and everything it started are ended, and the proxy
-            exits with 128 + the signal (143, 130, 129).
+            125 if the proxy could not start the session, a flow it cannot read or serve
+            included (no log is left then), 2 for a usage error (a TypeSafe key missing
+            where a flow's arbiter would ask included). SIGTERM, SIGINT and SIGHUP end the
+            session normally: the log is written out, the server and everything it started
+            are ended, and the proxy exits with 128 + the signal (143, 130, 129).
 
             Example host configurations:
               "command": "stretto-proxy",
@@ -231,10 +303,44 @@ public final class ProxyMain {
         if (options.shutdownGrace() != null) {
             config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
-        if (options.active() != null) {
-            config.active(activeMode(options));
+        ProxyOptions.Active a = options.active();
+        FlowSetup flow = null;
+        if (a != null && a.flow() != null) {
+            try {
+                flow = FlowSetup.of(a.flow(), a.oracle(), env, host);
+            } catch (FlowSetup.Failure e) {
+                if (e.usage()) {
+                    return usageError(e.getMessage());
+                }
+                Logger.error(e.getMessage());
+                return PROXY_FAILED;
+            }
         }
-        try {
+        Oracle sessionOracle = flow == null ? null : flow.oracle();
+        ConfirmJudge judge = null;
+        if (a != null && a.judge() != null) {
+            try {
+                OracleSettings settings = OracleEnvironment.read(env, a.oracle().mode());
+                judge = new ConfirmJudge(a.judge().settings().withModel(settings.model()), a.judge().log());
+                if (sessionOracle == null) {
+                    sessionOracle = SessionOracle.open(a.oracle(), settings, host);
+                }
+                if (a.oracle().mode() == Oracle.Mode.JEV && settings.apiKey() == null) {
+                    Logger.warn("no TypeSafe API key is set ({} or {}): the confirmation judge cannot ask System-One and"
+                            + " refuses nothing; set one, or answer from the cache with --oracle replay",
+                            OracleEnvironment.API_KEY, OracleEnvironment.API_KEY_FILE);
+                }
+            } catch (IllegalArgumentException e) {
+                if (sessionOracle != null) {
+                    sessionOracle.close();
+                }
+                return usageError(e.getMessage());
+            }
+        }
+        if (a != null) {
+            config.active(activeMode(options, flow, sessionOracle, judge));
+        }
+        try (Oracle oracle = sessionOracle) {
             return Proxy.run(config.build(), in, out).exitStatus();
         } catch (ProxyStartException e) {
             Logger.error(e.getMessage());
@@ -246,10 +352,18 @@ public final class ProxyMain {
         }
     }
 
-    /** Active mode as the options ask for it (ProxyArgs has checked that the domain has guards). */
-    private static ActiveMode activeMode(ProxyOptions options) {
+    /**
+     * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards),
+     * serving {@code flow} and judging with {@code judge} when they are given, both asking
+     * {@code oracle}.
+     */
+    private static ActiveMode activeMode(ProxyOptions options, FlowSetup flow, Oracle oracle, ConfirmJudge judge) {
         ProxyOptions.Active a = options.active();
-        ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit()).context(a.context());
+        ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit()).context(a.context()).oracle(oracle)
+                .judge(judge);
+        if (flow != null) {
+            mode.flow(flow.served());
+        }
         if (a.guards()) {
             mode.guards(Guards.forDomain(options.domain()).orElseThrow());
         }

@@ -8,10 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.decide.Exploration;
+import dev.stretto.proxy.flow.run.FlowOptions;
+import dev.stretto.proxy.judge.JudgeSettings;
+import dev.stretto.proxy.judge.SecondQuestion;
+import dev.stretto.proxy.oracle.Oracle;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ProxyArgsTest {
@@ -226,5 +233,148 @@ class ProxyArgsTest {
         assertEquals("--guards needs --domain (retail or airline)", error("--guards", "--", "srv"));
         assertEquals("no guards for shop", error("--guards", "--domain", "shop", "--", "srv"));
         assertEquals(new ProxyOptions.Active(true, false, null), ok("--domain=airline", "--guards", "--", "srv").active());
+    }
+
+    private static final List<String> JUDGED = List.of("--domain", "retail", "--guards", "--context", "chat.jsonl");
+
+    private static String[] judged(String... more) {
+        List<String> args = new java.util.ArrayList<>(JUDGED);
+        args.addAll(List.of(more));
+        args.addAll(List.of("--", "srv"));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
+    void theConfirmationJudgeTakesItsModeAndOptionsWithTheReferencesDefaults() {
+        ProxyOptions.Judge j = ok(judged("--confirm-judge", "log")).active().judge();
+        assertEquals(new ProxyOptions.Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), null), j);
+        assertEquals(0.5, j.settings().threshold());
+        assertEquals(100, j.settings().questions());
+        j = ok(judged("--confirm-judge=enforce", "--confirm-threshold", "0.7", "--confirm-second", "proposed",
+                "--confirm-second-shadow", "--confirm-questions", "12", "--confirm-log", "~/judged.jsonl")).active().judge();
+        assertEquals(new ProxyOptions.Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withThreshold(0.7)
+                .withSecond(SecondQuestion.PROPOSED, true).withQuestions(12), Path.of("~/judged.jsonl")), j);
+        assertEquals(SecondQuestion.DESCRIBED,
+                ok(judged("--confirm-judge", "log", "--confirm-second", "described")).active().judge().settings().second());
+        assertEquals(null, ok(judged()).active().judge(), "no judge unless asked for");
+    }
+
+    @Test
+    void theConfirmationJudgeNeedsTheGuardsAndTheConversationAndSaysSo() {
+        assertEquals("--confirm-judge needs --guards: it judges the writes the guards check for the customer's"
+                + " confirmation", error("--domain", "retail", "--context", "c.jsonl", "--confirm-judge", "log", "--", "srv"));
+        assertEquals("--confirm-judge needs --context FILE: it judges the customer's reply, which only the conversation"
+                + " holds", error("--domain", "retail", "--guards", "--confirm-judge", "enforce", "--", "srv"));
+        assertEquals("--guards needs --domain (retail or airline)", error("--guards", "--context", "c", "--confirm-judge",
+                "log", "--", "srv"));
+    }
+
+    @Test
+    void theConfirmationJudgesBadValuesAreUsageErrorsNamingTheOption() {
+        assertEquals("--confirm-judge takes log or enforce, not 'strict'", error(judged("--confirm-judge", "strict")));
+        assertEquals("--confirm-threshold needs a probability from 0 to 1 (e.g. 0.5), not '1.5'",
+                error(judged("--confirm-judge", "log", "--confirm-threshold", "1.5")));
+        assertEquals("--confirm-threshold needs a probability from 0 to 1 (e.g. 0.5), not 'NaN'",
+                error(judged("--confirm-judge", "log", "--confirm-threshold", "NaN")));
+        assertEquals("--confirm-second takes proposed or described, not 'both'",
+                error(judged("--confirm-judge", "log", "--confirm-second", "both")));
+        assertEquals("--confirm-second-shadow makes the second question a shadow; give --confirm-second"
+                + " proposed|described too", error(judged("--confirm-judge", "log", "--confirm-second-shadow")));
+        assertEquals("--confirm-questions needs a whole number of questions (0 or more), not '-1'",
+                error(judged("--confirm-judge", "log", "--confirm-questions=-1")));
+        assertEquals("--confirm-second-shadow takes no value", error(judged("--confirm-judge", "log",
+                "--confirm-second-shadow=yes")));
+    }
+
+    @Test
+    void theJudgesOptionsWithoutTheJudgeAreUsageErrors() {
+        for (String[] option : List.of(new String[] {"--confirm-threshold", "0.3"}, new String[] {"--confirm-second",
+                "proposed"}, new String[] {"--confirm-second-shadow"}, new String[] {"--confirm-questions", "5"},
+                new String[] {"--confirm-log", "j.jsonl"})) {
+            assertEquals(option[0] + " is an option of the confirmation judge; give --confirm-judge log|enforce too",
+                    error(judged(option)));
+        }
+    }
+
+    @Test
+    void theJudgeAndAFlowShareTheOracleOptions() {
+        ProxyOptions.Active a = ok(judged("--confirm-judge", "log", "--oracle", "replay", "--oracle-cache", "~/c"))
+                .active();
+        assertEquals(new ProxyOptions.OracleChoice(Oracle.Mode.REPLAY, Path.of("~/c")), a.oracle());
+        assertEquals(ProxyOptions.OracleChoice.DEFAULT, ok(judged("--confirm-judge", "log")).active().oracle());
+        a = ok(judged("--confirm-judge", "enforce", "--flow", "f", "--oracle", "mock")).active();
+        assertEquals(new ProxyOptions.OracleChoice(Oracle.Mode.MOCK, null), a.oracle());
+        assertEquals(Path.of("f"), a.flow().file());
+        assertEquals("--oracle takes jev, replay or mock, not 'gpt'", error(judged("--confirm-judge", "log", "--oracle",
+                "gpt")));
+    }
+
+    @Test
+    void aFlowTurnsActiveModeOnWithTheDefaultsOfTheReference() {
+        ProxyOptions o = ok("--flow", "shop.flow.json", "--", "srv");
+        ProxyOptions.FlowChoice f = o.active().flow();
+        assertEquals(Path.of("shop.flow.json"), f.file());
+        assertEquals(FlowOptions.DEFAULTS, f.options());
+        assertEquals(null, f.log());
+        assertEquals(new ProxyOptions.Active(false, false, null, f, null, ProxyOptions.OracleChoice.DEFAULT), o.active());
+    }
+
+    @Test
+    void everyFlowOptionTakesItsValue() {
+        ProxyOptions.Active a = ok("--flow=~/shop.flow.json", "--flow-threshold", "0.5", "--flow-decider=habit",
+                "--flow-per-call", "3", "--flow-per-session", "9", "--flow-questions", "0", "--flow-tools",
+                "get_user_details,get_order_details", "--flow-tools", "find_user_id_by_email", "--flow-shadow",
+                "--flow-explore", "0.1", "--flow-explore-seed", "18446744073709551615", "--flow-log", "~/f.jsonl",
+                "--task-id", "task-7", "--oracle", "mock", "--oracle-cache", "~/cache", "--", "srv").active();
+        ProxyOptions.FlowChoice f = a.flow();
+        assertEquals(new FlowOptions(0.5, DeciderKind.HABIT, 3, 9, 0, Set.of("get_user_details", "get_order_details",
+                "find_user_id_by_email"), true, new Exploration(0.1, -1L), "task-7"), f.options());
+        assertEquals(new ProxyOptions.FlowChoice(Path.of("~/shop.flow.json"), f.options(), Path.of("~/f.jsonl")), f);
+        assertEquals(new ProxyOptions.OracleChoice(Oracle.Mode.MOCK, Path.of("~/cache")), a.oracle());
+        assertEquals(0L, ok("--flow", "f", "--flow-explore", "1", "--", "srv").active().flow().options().exploration()
+                .seed());
+    }
+
+    @Test
+    void flowOptionsSayWhatIsWrongWithTheirValue() {
+        assertEquals("--flow-threshold takes a number from 0 to 1, not '1.5'",
+                error("--flow", "f", "--flow-threshold", "1.5", "--", "srv"));
+        assertEquals("--flow-threshold takes a number from 0 to 1, not '-1'",
+                error("--flow", "f", "--flow-threshold", "-1", "--", "srv"));
+        assertEquals("--flow-threshold takes a number from 0 to 1, not 'NaN'",
+                error("--flow", "f", "--flow-threshold=NaN", "--", "srv"));
+        assertEquals("--flow-decider takes arbiter, habit or reach, not 'best'",
+                error("--flow", "f", "--flow-decider", "best", "--", "srv"));
+        assertEquals("--flow-per-call takes a whole number, 0 or more, not '-2'",
+                error("--flow", "f", "--flow-per-call", "-2", "--", "srv"));
+        assertEquals("--flow-questions takes a whole number, 0 or more, not 'many'",
+                error("--flow", "f", "--flow-questions", "many", "--", "srv"));
+        assertEquals("--flow-explore takes a number from 0 to 1, not '2'",
+                error("--flow", "f", "--flow-explore", "2", "--", "srv"));
+        assertEquals("--flow-explore-seed takes a whole number from 0 to 18446744073709551615, not '18446744073709551616'",
+                error("--flow", "f", "--flow-explore", "0.1", "--flow-explore-seed", "18446744073709551616", "--", "srv"));
+        assertEquals("--flow-explore-seed seeds the draws of --flow-explore; give --flow-explore EPSILON too",
+                error("--flow", "f", "--flow-explore-seed", "3", "--", "srv"));
+        assertEquals("--flow-tools takes tool names separated by commas (e.g. get_order_details,get_user_details),"
+                + " not 'a,,b'", error("--flow", "f", "--flow-tools", "a,,b", "--", "srv"));
+        assertEquals("--oracle takes jev, replay or mock, not 'gpt'", error("--flow", "f", "--oracle", "gpt", "--", "srv"));
+        assertEquals("--flow is given more than once", error("--flow", "f", "--flow", "g", "--", "srv"));
+        assertEquals("--flow-shadow takes no value", error("--flow", "f", "--flow-shadow=yes", "--", "srv"));
+    }
+
+    @Test
+    void flowOptionsWithoutAFlowAreAUsageError() {
+        for (String[] args : List.of(new String[] {"--flow-threshold", "0.5"}, new String[] {"--flow-decider", "habit"},
+                new String[] {"--task-id", "t"}, new String[] {"--flow-log", "f.jsonl"},
+                new String[] {"--flow-explore", "0.1"})) {
+            assertEquals(args[0] + " is for a served flow; give --flow FILE too",
+                    error(args[0], args[1], "--guards", "--domain", "retail", "--", "srv"));
+        }
+        for (String[] args : List.of(new String[] {"--oracle", "mock"}, new String[] {"--oracle-cache", "c"})) {
+            assertEquals(args[0] + " is for a served flow or the confirmation judge; give --flow FILE or"
+                    + " --confirm-judge too", error(args[0], args[1], "--guards", "--domain", "retail", "--", "srv"));
+        }
+        assertEquals("--flow-tools is for a served flow; give --flow FILE too", error("--flow-tools", "a", "--", "srv"));
+        assertEquals("--flow-shadow is for a served flow; give --flow FILE too", error("--flow-shadow", "--", "srv"));
     }
 }

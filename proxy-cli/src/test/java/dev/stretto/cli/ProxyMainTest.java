@@ -6,13 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.Subreaper;
+import dev.stretto.proxy.oracle.Answer;
+import dev.stretto.proxy.oracle.OracleCache;
+import dev.stretto.proxy.oracle.Response;
+import dev.stretto.proxy.oracle.TokenUsage;
+import dev.stretto.trace.testing.Fixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -43,6 +50,34 @@ class ProxyMainTest {
             assertTrue(help.contains(listed), listed + " is listed in:\n" + help);
         }
         assertEquals(0, protocol.size());
+    }
+
+    @Test
+    void helpNamesEveryFlowOptionWithItsDefault() {
+        assertEquals(0, run("--help"));
+        String help = text.toString(StandardCharsets.UTF_8);
+        for (String listed : List.of("  --flow FILE ", "  --flow-decider NAME ", "  --flow-threshold P ", "default 0.3)",
+                "  --flow-per-call N ", "(default 8)", "  --flow-per-session N\n", "(default 40)", "(default 300)",
+                "  --flow-tools A,B ", "  --flow-shadow ", "  --flow-explore EPSILON\n", "  --flow-explore-seed N\n",
+                "(default 0)", "  --flow-log FILE ", "<session>.flow.jsonl", "  --task-id ID ", "  --oracle MODE ",
+                "jev (the System-One", "default), replay", "  --oracle-cache DIR ", "(default ~/.stretto/oracle-cache)",
+                "  TYPESAFE_API_KEY, TYPESAFE_API_KEY_FILE\n", "  TYPESAFE_BASE_URL ", "  TYPESAFE_DEFAULT_MODEL\n",
+                "  SSL_CERT_FILE ")) {
+            assertTrue(help.contains(listed), listed + " is listed in:\n" + help);
+        }
+    }
+
+    @Test
+    void helpNamesEveryJudgeOptionWithItsDefault() {
+        assertEquals(0, run("--help"));
+        String help = text.toString(StandardCharsets.UTF_8);
+        for (String listed : List.of("  --confirm-judge log|enforce\n", "Needs --guards and\n", "  --confirm-threshold P\n",
+                "(0 to 1; default 0.5)", "  --confirm-second proposed|described\n", "  --confirm-second-shadow\n",
+                "  --confirm-questions N\n", "(default 100)", "  --confirm-log FILE ", "<session>.confirm.jsonl",
+                "for a flow's arbiter and for the judge", "read only when a flow's arbiter or the judge will ask",
+                "--confirm-log and --oracle-cache expands to")) {
+            assertTrue(help.contains(listed), listed + " is listed in:\n" + help);
+        }
     }
 
     @Test
@@ -148,5 +183,77 @@ class ProxyMainTest {
                 "--upstream", "http://127.0.0.1:" + port + "/mcp", "--upstream-header", "Authorization=TOK"));
         assertEquals("{\"error\":{\"code\":-32000,\"message\":\"upstream unreachable: connection refused\"},"
                 + "\"id\":7,\"jsonrpc\":\"2.0\"}\n", protocol.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Runs the proxy with {@code env} and {@code args} and returns what it said on stderr. */
+    private String stderrOf(int expected, Map<String, String> env, String... args) {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(expected, run(new byte[0], env, args));
+        } finally {
+            System.setErr(saved);
+        }
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aFlowThatCannotBeReadOrServedExits125WithTheReadersMessageAndLeavesNoLog(@TempDir Path tmp) throws Exception {
+        Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString());
+        Path logs = tmp.resolve("logs");
+        Files.writeString(tmp.resolve("three.flow.json"), "{\"stretto_flow\":3}");
+        assertEquals("stretto-proxy: " + tmp.resolve("three.flow.json") + ": flow format 3 is not supported (this build"
+                + " reads 1 and 2)\n", stderrOf(125, env, "--record", logs.toString(), "--flow", "~/three.flow.json",
+                "--", "cat"));
+        assertEquals("stretto-proxy: cannot read the flow missing.flow.json: no such file or directory\n",
+                stderrOf(125, env, "--record", logs.toString(), "--flow", "missing.flow.json", "--", "cat"));
+        String shop = Fixtures.file("home/shop.flow.json").toString();
+        assertEquals("stretto-proxy: the flow " + shop + " was learned without a System-One model: serve it with"
+                + " --flow-decider reach\n", stderrOf(125, env, "--record", logs.toString(), "--flow", shop,
+                "--flow-decider", "arbiter", "--", "cat"));
+        String retail5 = Fixtures.file("retail-5-sessions.flow.json").toString();
+        assertEquals("stretto-proxy: the flow " + retail5 + " has no counts for --flow-decider reach: learn it again, or"
+                + " serve it with --flow-decider habit\n", stderrOf(125, env, "--record", logs.toString(), "--flow",
+                retail5, "--flow-decider", "reach", "--", "cat"));
+        assertTrue(Files.notExists(logs), "nothing was recorded");
+        assertEquals(0, protocol.size());
+    }
+
+    @Test
+    void anArbiterThatWouldAskWithoutAKeyIsAUsageErrorSayingWhatToSet(@TempDir Path tmp) throws Exception {
+        String arbiter = Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json").toString();
+        String said = stderrOf(2, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString()), "--flow", arbiter, "--",
+                "cat");
+        assertEquals("stretto-proxy: the flow " + arbiter + " decides with its arbiter, which asks the System-One model:"
+                + " set TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE (or serve it with --oracle replay, answering from the"
+                + " cache, or with --flow-decider habit)\nstretto-proxy: try 'stretto-proxy --help'\n", said);
+        // The same flow served with the habit, or replayed, needs no key.
+        assertEquals("stretto-proxy: serving the retail flow from " + arbiter + ", deciding with habit\n",
+                stderrOf(0, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString()), "--flow", arbiter,
+                        "--flow-decider", "habit", "--", "true"));
+        assertEquals("stretto-proxy: serving the retail flow from " + arbiter + ", deciding with arbiter\n",
+                stderrOf(0, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString()), "--flow", arbiter, "--oracle",
+                        "replay", "--", "true"));
+        assertTrue(stderrOf(2, Map.of("PATH", "/usr/bin:/bin"), "--flow", arbiter, "--oracle", "replay", "--", "true")
+                .startsWith("stretto-proxy: the oracle cache is ~/.stretto/oracle-cache by default, but the home"
+                        + " directory is not known (HOME is not set): give --oracle-cache DIR\n"));
+    }
+
+    @Test
+    void retainDaysPrunesTheOracleCacheOfAFlowsArbiter(@TempDir Path tmp) throws Exception {
+        OracleCache cache = new OracleCache(tmp.resolve("cache"));
+        Response answer = Response.of("m", Map.of("q", new Answer.Noul(0.5)), TokenUsage.NONE);
+        String old = "a".repeat(64);
+        String fresh = "b".repeat(64);
+        cache.put(old, answer);
+        cache.put(fresh, answer);
+        Files.setLastModifiedTime(cache.fileOf(old), FileTime.from(Instant.now().minus(Duration.ofDays(3))));
+        String arbiter = Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json").toString();
+        assertEquals(0, run(new byte[0], Map.of("PATH", "/usr/bin:/bin"), "--record", tmp.resolve("logs").toString(),
+                "--retain-days", "2", "--flow", arbiter, "--oracle", "replay", "--oracle-cache", cache.directory()
+                        .toString(), "--", "true"));
+        assertTrue(Files.notExists(cache.fileOf(old)), "an answer written three days ago is gone");
+        assertTrue(Files.exists(cache.fileOf(fresh)));
     }
 }

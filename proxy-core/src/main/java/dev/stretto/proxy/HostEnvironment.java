@@ -44,6 +44,46 @@ public record HostEnvironment(String path, Path home, String strettoSession, lon
         return parentPid >= 0 ? "host-" + parentPid : null;
     }
 
+    /**
+     * A path the host gave (a directory to record in, a file to read or write): a leading
+     * {@code ~} on its own replaced by {@link #home()}, made absolute so messages name it in
+     * full. Hosts start the proxy without a shell, in a directory nobody chose, so nothing else
+     * expands it.
+     *
+     * @param what what the path is, for messages ({@code "record directory"})
+     * @param kind {@code "directory"} or {@code "file"}, for messages
+     * @throws IllegalArgumentException for {@code ~user}, or a {@code ~} with no home known,
+     *                                  saying so
+     */
+    public Path resolve(Path path, String what, String kind) {
+        if (startsWithOtherUsersHome(path)) {
+            throw new IllegalArgumentException("cannot use the " + what + " " + path + ": only a leading ~ on its own"
+                    + " (the home directory) is expanded, not ~user; give the " + kind + "'s full path");
+        }
+        if (startsWithTilde(path)) {
+            if (home == null) {
+                throw new IllegalArgumentException("cannot expand ~ in the " + what + " " + path
+                        + ": the home directory is not known (HOME is not set)");
+            }
+            path = path.getNameCount() == 1 ? home : home.resolve(path.subpath(1, path.getNameCount()));
+        }
+        return path.toAbsolutePath();
+    }
+
+    // ~user would need the user database; taken literally it would make a directory named
+    // "~user" in whatever directory the host started the proxy in.
+    private static boolean startsWithOtherUsersHome(Path path) {
+        if (path.isAbsolute() || path.getNameCount() == 0) {
+            return false;
+        }
+        String first = path.getName(0).toString();
+        return first.length() > 1 && first.startsWith("~");
+    }
+
+    private static boolean startsWithTilde(Path path) {
+        return !path.isAbsolute() && path.getNameCount() > 0 && path.getName(0).toString().equals("~");
+    }
+
     private static String nonBlank(String s) {
         return s == null || s.isBlank() ? null : s;
     }

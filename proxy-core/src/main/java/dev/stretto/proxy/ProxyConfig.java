@@ -16,16 +16,18 @@ import java.util.Objects;
  *                   expanded with {@link HostEnvironment#home()}; null records nothing
  * @param domain     copied into the log header ({@code --domain}), or null
  * @param agentModel copied into the log header ({@code --agent-model}), or null
- * @param retainDays delete session logs older than this many days from {@code recordDir}
- *                   when the session starts ({@code --retain-days}), or null to keep them all
+ * @param retainDays delete the proxy's files older than this many days from {@code recordDir},
+ *                   and the answers of the cache the session's oracle uses ({@code jev} or
+ *                   {@code replay}), when the session starts ({@code --retain-days}), or null to
+ *                   keep them all
  * @param host       PATH, home, host session and parent process, as the caller found them
  * @param shutdown   the shutdown ladder's timings for a child server
  * @param clock      the wall clock for the session id and {@code started_unix_ms}
  * @param subreaper  how processes a child server leaves behind are found: through this JVM
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
- * @param active     active mode (guards, the commit tool, the conversation file), or null for
- *                   passive mode, which only forwards and records
+ * @param active     active mode (guards, the commit tool, the conversation file, a served
+ *                   flow), or null for passive mode, which only forwards and records
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
@@ -36,8 +38,8 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
                           List<RecordingSink> sinks, SessionListener listener) {
 
     /**
-     * @throws IllegalArgumentException when {@code retainDays} is negative, or given without a
-     *                                  {@code recordDir}
+     * @throws IllegalArgumentException when {@code retainDays} is negative, or given with neither
+     *                                  a {@code recordDir} nor an oracle with a cache
      */
     public ProxyConfig {
         Objects.requireNonNull(upstream, "upstream");
@@ -49,8 +51,9 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
         }
-        if (retainDays != null && recordDir == null) {
-            throw new IllegalArgumentException("retainDays needs a record directory");
+        if (retainDays != null && recordDir == null
+                && (active == null || active.oracle() == null || active.oracle().cacheInUse().isEmpty())) {
+            throw new IllegalArgumentException("retainDays needs a record directory or an oracle cache");
         }
     }
 
@@ -96,7 +99,10 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
-        /** Deletes session logs older than {@code days} days from the record directory at start. */
+        /**
+         * Deletes the proxy's files older than {@code days} days from the record directory, and
+         * the oracle cache's answers as old, at start.
+         */
         public Builder retainDays(int days) {
             this.retainDays = days;
             return this;

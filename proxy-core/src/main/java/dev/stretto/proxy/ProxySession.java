@@ -2,6 +2,9 @@ package dev.stretto.proxy;
 
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.judge.ConfirmLogFile;
+import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.record.LogFileSink;
 import dev.stretto.proxy.record.LogWriter;
 import dev.stretto.proxy.record.Recorder;
@@ -48,13 +51,21 @@ final class ProxySession {
         String sessionId = config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
         // Active mode: --context names a file in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
-                : config.active().withContext(hostPath(config.active().context(), config.host().home(), "context file",
-                        "file"));
+                : config.active().withContext(hostPath(config.host(), config.active().context(), "context file", "file"));
+        // Flows: --flow-log names a file in the host's world too, and so does --confirm-log.
+        if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() != null) {
+            activeMode = activeMode.withFlow(activeMode.flow().withLog(hostPath(config.host(), activeMode.flow().log(),
+                    "flow log", "file")));
+        }
+        if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() != null) {
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(hostPath(config.host(),
+                    activeMode.judge().log(), "confirm log", "file")));
+        }
 
         List<RecordingSink> sinks = new ArrayList<>();
         Path logPath = null;
         if (config.recordDir() != null) {
-            Path dir = hostPath(config.recordDir(), config.host().home(), "record directory", "directory");
+            Path dir = hostPath(config.host(), config.recordDir(), "record directory", "directory");
             Retention.Outcome retention = config.retainDays() == null ? null
                     : Retention.apply(dir, config.retainDays(), started);
             SessionLogFile logFile;
@@ -82,7 +93,24 @@ final class ProxySession {
                 retention.problems().forEach(Logger::warn);
             }
         }
+        // --retain-days also prunes the answers of the oracle the session asks (formats 11.1).
+        OracleCache answers = activeMode == null || activeMode.oracle() == null ? null
+                : activeMode.oracle().cacheInUse().orElse(null);
+        if (config.retainDays() != null && answers != null) {
+            Retention.Outcome pruned = answers.prune(config.retainDays(), started);
+            Logger.info("--retain-days {}: deleted {} under {}", config.retainDays(), pruned.deleted() == 1
+                    ? "1 oracle answer" : pruned.deleted() + " oracle answers", answers.directory());
+            pruned.problems().forEach(Logger::warn);
+        }
         openSinks(config, sessionId, started, sinks);
+        // Flows: without --flow-log, the flow log goes next to the session log (none unrecorded);
+        // the judge's confirm log likewise.
+        if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() == null && logPath != null) {
+            activeMode = activeMode.withFlow(activeMode.flow().withLog(FlowLogFile.besideSessionLog(logPath)));
+        }
+        if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() == null && logPath != null) {
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(ConfirmLogFile.besideSessionLog(logPath)));
+        }
 
         LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null
                 : new LogWriter(sinks, config.listener(), System::nanoTime, startNanos, config.upstream().secretValues());
@@ -188,49 +216,16 @@ final class ProxySession {
     }
 
     /**
-     * A path the host gave (the record directory, the context file): a leading {@code ~}
-     * expanded, made absolute so messages name it in full. Hosts start the proxy without a
-     * shell, in a directory nobody chose.
+     * A path the host gave (the record directory, the context file, the flow log): see {@link
+     * HostEnvironment#resolve}.
      *
-     * @param what what the path is, for messages ({@code "record directory"})
-     * @param kind {@code "directory"} or {@code "file"}, for messages
      * @throws ProxyStartException for {@code ~user}, or a {@code ~} with no home known
      */
-    static Path hostPath(Path path, Path home, String what, String kind) throws ProxyStartException {
-        if (startsWithOtherUsersHome(path)) {
-            throw new ProxyStartException("cannot use the " + what + " " + path + ": only a leading ~ on its own (the"
-                    + " home directory) is expanded, not ~user; give the " + kind + "'s full path", null);
+    static Path hostPath(HostEnvironment host, Path path, String what, String kind) throws ProxyStartException {
+        try {
+            return host.resolve(path, what, kind);
+        } catch (IllegalArgumentException e) {
+            throw new ProxyStartException(e.getMessage(), null);
         }
-        Path expanded = expandHome(path, home);
-        if (startsWithTilde(expanded)) {
-            throw new ProxyStartException("cannot expand ~ in the " + what + " " + path
-                    + ": the home directory is not known (HOME is not set)", null);
-        }
-        return expanded.toAbsolutePath();
-    }
-
-    /**
-     * {@code dir} with a leading {@code ~} replaced by {@code home}: hosts start servers
-     * without a shell, so nothing else expands it. A {@code ~} with no home known is kept.
-     */
-    static Path expandHome(Path dir, Path home) {
-        if (home == null || !startsWithTilde(dir)) {
-            return dir;
-        }
-        return dir.getNameCount() == 1 ? home : home.resolve(dir.subpath(1, dir.getNameCount()));
-    }
-
-    // ~user would need the user database; taken literally it would make a directory named
-    // "~user" in whatever directory the host started the proxy in.
-    private static boolean startsWithOtherUsersHome(Path dir) {
-        if (dir.isAbsolute() || dir.getNameCount() == 0) {
-            return false;
-        }
-        String first = dir.getName(0).toString();
-        return first.length() > 1 && first.startsWith("~");
-    }
-
-    private static boolean startsWithTilde(Path dir) {
-        return !dir.isAbsolute() && dir.getNameCount() > 0 && dir.getName(0).toString().equals("~");
     }
 }

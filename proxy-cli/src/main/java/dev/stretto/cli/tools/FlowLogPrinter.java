@@ -7,7 +7,10 @@ import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
-/** Prints a flow log for people: {@code stretto flow}. */
+/**
+ * Prints a flow log for people: {@code stretto flow} prints all of it, and {@code stretto show}
+ * each run under the call it followed.
+ */
 final class FlowLogPrinter {
 
     private final PrintStream out;
@@ -26,12 +29,16 @@ final class FlowLogPrinter {
                 + plural(lookups, "lookup") + " made"));
         for (FlowLogFile.Run run : log.runs()) {
             out.println();
-            printRun(run);
+            printRun(run, "", "");
         }
     }
 
-    private void printRun(FlowLogFile.Run run) {
-        StringBuilder head = new StringBuilder("after call ").append(text(run.after()));
+    /**
+     * Prints one run: a head naming the call it followed, each decision, and what the run made,
+     * each line after {@code indent}, the head after {@code label} too.
+     */
+    void printRun(FlowLogFile.Run run, String indent, String label) {
+        StringBuilder head = new StringBuilder(indent).append(label).append("after call ").append(text(run.after()));
         if (run.run() != null) {
             head.append(": ").append(run.run().call());
             if (run.run().failed()) {
@@ -40,19 +47,19 @@ final class FlowLogPrinter {
         }
         out.println(style.bold(head.toString()));
         for (FlowLogFile.Decided d : run.decisions()) {
-            printDecision(d, run.run());
+            printDecision(d, run.run(), indent);
         }
         if (run.run() == null) {
-            out.println("  " + style.yellow("no run line: the session ended during this run"));
+            out.println(indent + "  " + style.yellow("no run line: the session ended during this run"));
             return;
         }
         int made = run.lookupsMade();
-        out.println("  " + style.dim((made == 0 ? "no lookup" : plural(made, "lookup")) + " made, surprise "
+        out.println(indent + "  " + style.dim((made == 0 ? "no lookup" : plural(made, "lookup")) + " made, surprise "
                 + twoDecimals(run.run().surprise() == 0 ? 0.0 : run.run().surprise())));
     }
 
-    private void printDecision(FlowLogFile.Decided d, FlowLogFile.RunLine run) {
-        StringBuilder line = new StringBuilder("  ").append(String.format("%-10s", d.address()));
+    private void printDecision(FlowLogFile.Decided d, FlowLogFile.RunLine run, String indent) {
+        StringBuilder line = new StringBuilder(indent).append("  ").append(String.format("%-10s", d.address()));
         line.append(style.dim("at ")).append(d.site() == null ? "(no call)" : d.site()).append("  ");
         if (d.lookup()) {
             line.append("look up ").append(d.tool()).append(' ')
@@ -102,7 +109,8 @@ final class FlowLogPrinter {
         return ok.asBoolean() ? style.green("made") : style.red("made, FAILED");
     }
 
-    private static String text(JsonNode id) {
+    /** A JSON-RPC id as an episode spells it: a string as it is, anything else as its JSON. */
+    static String text(JsonNode id) {
         return id.isTextual() ? id.textValue() : CanonicalJson.write(id);
     }
 

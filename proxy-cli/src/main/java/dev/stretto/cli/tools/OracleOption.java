@@ -13,11 +13,7 @@ final class OracleOption {
         if (value == null) {
             return dflt;
         }
-        return switch (value) {
-            case "jev" -> Oracle.Mode.JEV;
-            case "replay" -> Oracle.Mode.REPLAY;
-            case "mock" -> Oracle.Mode.MOCK;
-            default -> throw new UsageException(command, "--oracle takes jev, replay or mock, not '" + value + "'");
-        };
+        return Oracle.Mode.named(value).orElseThrow(() ->
+                new UsageException(command, "--oracle takes jev, replay or mock, not '" + value + "'"));
     }
 }

@@ -3,6 +3,7 @@ package dev.stretto.cli.tools;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.guard.Guards;
+import dev.stretto.proxy.judge.ConfirmLogFile;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
 import dev.stretto.trace.log.SessionLog;
@@ -105,10 +106,19 @@ public final class Stretto {
             one line. Failed calls are marked ERROR, calls the proxy itself refused REFUSED,
             and the proxy's own lookups (ids stretto-N) LOOKUP. Calls of stretto_commit are
             marked COMMIT (each part of the commit's result on a line of its own), and the
-            calls a commit made BY COMMIT. Times are milliseconds after the proxy started. The
-            heading names the domain, the agent's model when the proxy was given
-            --agent-model, and the host's client name from its initialize request. Colours
-            are used only on a terminal, and never when NO_COLOR is set.
+            calls a commit made BY COMMIT. When the confirmation judge's log of the session
+            (<session>.confirm.jsonl) is beside LOG, each write it judged gets a line with
+            its verdict: the model's answers (p_yes, p_second), whether it refused the call,
+            would have in mode enforce (logged only) or could not tell (skipped, no answer),
+            and the values its proposal check flagged. Times are milliseconds after the
+            proxy started. The heading names the domain, the agent's model when the proxy
+            was given --agent-model, and the host's client name from its initialize
+            request. Colours are used only on a terminal, and never when NO_COLOR is set.
+
+            When the proxy served a flow, its flow log next to LOG (<session>.flow.jsonl)
+            shows under each of the agent's calls what the flow did after it, as 'stretto
+            flow' prints it: each decision with its reason and probability, the lookups
+            made, the surprise.
 
             Options:
               --json       print the session's episode (JSON) instead
@@ -299,6 +309,24 @@ public final class Stretto {
         };
     }
 
+    /**
+     * The judgments of the confirm log beside {@code log} ({@code <session>.confirm.jsonl}),
+     * placed on the session's calls; none when there is no such file. One that cannot be read
+     * is named on stderr and the session is shown without them.
+     */
+    private static JudgedCalls judgedCalls(Path log, Timeline timeline, PrintStream err) {
+        Path confirmLog = ConfirmLogFile.besideSessionLog(log);
+        if (confirmLog.equals(log) || !Files.isRegularFile(confirmLog)) {
+            return JudgedCalls.NONE;
+        }
+        try {
+            return JudgedCalls.of(timeline, ConfirmLogFile.read(confirmLog).judgments());
+        } catch (IOException e) {
+            err.println("stretto: " + describe(e) + " (the judge's verdicts are left out)");
+            return JudgedCalls.NONE;
+        }
+    }
+
     private static String oneLine(String s) {
         return s.replaceAll("\\s*\\R\\s*", " ");
     }
@@ -329,7 +357,8 @@ public final class Stretto {
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());
                 } else {
-                    new TimelinePrinter(out, colour).print(timeline);
+                    new TimelinePrinter(out, colour, flowLogBeside(log, err)).print(timeline,
+                            judgedCalls(log, timeline, err));
                 }
                 return EXIT_OK;
             }
@@ -442,6 +471,23 @@ public final class Stretto {
                 }
                 throw new UsageException(null, "unknown command '" + command + "'");
             }
+        }
+    }
+
+    /**
+     * The flow log the proxy wrote next to the session log {@code log}, if there is one; one that
+     * cannot be read is named on {@code err} and left out.
+     */
+    private static FlowLogFile flowLogBeside(Path log, PrintStream err) {
+        Path flowLog = FlowLogFile.besideSessionLog(log);
+        if (!Files.isRegularFile(flowLog)) {
+            return null;
+        }
+        try {
+            return FlowLogFile.read(flowLog);
+        } catch (IOException e) {
+            err.println("stretto: " + e.getMessage() + " (the flow's runs are left out)");
+            return null;
         }
     }
 

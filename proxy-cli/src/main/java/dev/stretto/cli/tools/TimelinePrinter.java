@@ -1,16 +1,26 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.judge.ConfirmLogFile;
 import dev.stretto.proxy.record.CommandRedactor;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.log.Source;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Prints a session for people: {@code stretto show}. */
+/**
+ * Prints a session for people: {@code stretto show}. With the flow log of the session, each
+ * run of the flow is printed under the agent's call it followed, as {@code stretto flow} prints it.
+ */
 final class TimelinePrinter {
 
     /** Results and arguments longer than this are cut, so each fits on one line. */
@@ -21,13 +31,32 @@ final class TimelinePrinter {
 
     private final PrintStream out;
     private final Style style;
+    private final FlowLogPrinter flows;
+    /** The flow's runs not printed yet, by the id of the call each followed, in log order. */
+    private final Map<String, Deque<FlowLogFile.Run>> runs = new HashMap<>();
 
     TimelinePrinter(PrintStream out, boolean colour) {
+        this(out, colour, null);
+    }
+
+    /** A printer that shows the runs of {@code flowLog} (null for none) under their calls. */
+    TimelinePrinter(PrintStream out, boolean colour, FlowLogFile flowLog) {
         this.out = out;
         this.style = new Style(colour);
+        this.flows = new FlowLogPrinter(out, colour);
+        if (flowLog != null) {
+            for (FlowLogFile.Run r : flowLog.runs()) {
+                runs.computeIfAbsent(FlowLogPrinter.text(r.after()), k -> new ArrayDeque<>()).add(r);
+            }
+        }
     }
 
     void print(Timeline tl) {
+        print(tl, JudgedCalls.NONE);
+    }
+
+    /** Prints {@code tl} with the confirmation judge's {@code judged} calls marked. */
+    void print(Timeline tl, JudgedCalls judged) {
         var h = tl.header();
         out.println(style.bold("session ") + h.session());
         out.println(style.dim("started ") + UTC.format(Instant.ofEpochMilli(h.startedUnixMs())) + " UTC");
@@ -44,11 +73,18 @@ final class TimelinePrinter {
             switch (step) {
                 case Timeline.Said s -> out.println(time(s.tMs()) + (s.role() == Timeline.Role.USER
                         ? style.cyan("user      ") : style.green("assistant ")) + oneLine(s.text()));
-                case Timeline.TurnStarted ts -> printTurn(ts.turn());
+                case Timeline.TurnStarted ts -> printTurn(ts.turn(), judged);
                 case Timeline.ResultArrived r -> {
                     // Results are shown under their call.
                 }
             }
+        }
+        List<FlowLogFile.Run> unmatched = runs.values().stream().flatMap(Deque::stream)
+                .sorted(java.util.Comparator.comparing(r -> FlowLogPrinter.text(r.after()))).toList();
+        if (!unmatched.isEmpty()) {
+            out.println();
+            out.println(style.yellow("flow runs after calls this log does not hold:"));
+            unmatched.forEach(r -> flows.printRun(r, "  ", ""));
         }
         int byCommit = 0;
         for (Timeline.Turn t : tl.turns()) {
@@ -62,14 +98,57 @@ final class TimelinePrinter {
         if (byCommit > 0) {
             own.add(byCommit + " by commits");
         }
+        if (!judged.unplaced().isEmpty()) {
+            out.println();
+            out.println(style.yellow("judgments of calls not in the log:"));
+            for (ConfirmLogFile.Judged j : judged.unplaced()) {
+                out.println("           " + j.tool() + ' ' + cut(CanonicalJson.write(j.arguments())));
+                printJudgment(j, "             ");
+            }
+        }
         out.println();
         out.println(style.dim(tl.calls().size() + (tl.calls().size() == 1 ? " call" : " calls")
                 + (own.isEmpty() ? "" : " (" + String.join(", ", own) + ")")
                 + ", " + tl.failedCalls() + " failed, " + tl.turns().size() + (tl.turns().size() == 1 ? " turn, " : " turns, ")
+                + (judged.count() == 0 ? "" : judged.count() + " judged"
+                        + (judged.refused() == 0 ? "" : " (" + judged.refused() + " refused)") + ", ")
                 + SessionTable.duration(tl.endMs())));
     }
 
-    private void printTurn(Timeline.Turn turn) {
+    /**
+     * One judgment of the confirmation judge: its answers and verdict on one line, then the
+     * values the proposal check flagged.
+     */
+    private void printJudgment(ConfirmLogFile.Judged j, String prefix) {
+        List<String> answers = new ArrayList<>();
+        if (j.pYes() != null) {
+            answers.add("p_yes " + CanonicalJson.formatFixed(j.pYes(), 2));
+        }
+        if (j.pSecond() != null) {
+            answers.add("p_second " + CanonicalJson.formatFixed(j.pSecond(), 2) + (j.secondShadow() ? " shadow" : ""));
+        }
+        String shown = answers.isEmpty() ? "" : " (" + String.join(", ", answers) + ")";
+        String verdict;
+        if (j.refused()) {
+            verdict = style.red("REFUSED, no explicit agreement" + shown);
+        } else if (j.fails()) {
+            verdict = style.yellow("no explicit agreement, logged only" + shown);
+        } else if (j.skipped() != null) {
+            verdict = style.yellow("skipped: " + j.skipped());
+        } else if (j.unknown()) {
+            verdict = style.yellow("no answer: " + (j.error() == null ? "unknown" : oneLine(j.error())));
+        } else {
+            verdict = style.green("agreed" + shown);
+        }
+        out.println(prefix + "judge: " + verdict + style.dim("  word list: " + (j.wordList() ? "yes" : "no") + "  "
+                + j.ms() + " ms"));
+        for (var flag : j.proposalCheck()) {
+            out.println(prefix + style.yellow("proposal check: " + flag.argument() + " " + CanonicalJson.write(flag.value())
+                    + " is from a record the customer did not choose"));
+        }
+    }
+
+    private void printTurn(Timeline.Turn turn, JudgedCalls judged) {
         out.println(time(turn.startMs()) + style.bold("turn " + turn.number()));
         for (Timeline.Call c : turn.calls()) {
             StringBuilder line = new StringBuilder("           ");
@@ -95,6 +174,9 @@ final class TimelinePrinter {
             }
             out.println(line);
             String prefix = "             ";
+            for (ConfirmLogFile.Judged j : judged.of(c)) {
+                printJudgment(j, prefix);
+            }
             if (c.result() != null && c.isCommit()) {
                 // A commit's result is one part per call it was asked to make.
                 for (String part : c.result().content().split("\n\n")) {
@@ -110,6 +192,10 @@ final class TimelinePrinter {
                 out.println(prefix + style.yellow("replaced by a later call with the same id, no result"));
             } else {
                 out.println(prefix + style.yellow("no answer"));
+            }
+            Deque<FlowLogFile.Run> followed = c.from() == Source.CLIENT ? runs.get(c.id()) : null;
+            if (followed != null && !followed.isEmpty()) {
+                flows.printRun(followed.poll(), prefix, "flow ");
             }
         }
     }

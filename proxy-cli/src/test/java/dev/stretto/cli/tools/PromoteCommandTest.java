@@ -3,9 +3,11 @@ package dev.stretto.cli.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.cli.ProxyReplay;
 import dev.stretto.cli.promote.Wilson;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.testing.Fixtures;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -241,15 +242,60 @@ class PromoteCommandTest {
     }
 
     /**
-     * The test the promotion issue asks for, in its final form: sessions that stretto-proxy itself
-     * records with {@code --flow shop.flow.json --flow-shadow --record DIR} in front of
-     * {@code stretto-mcp-demo --world retail}, promoted with both scorings. The proxy does not serve
-     * flows yet (that comes with its active mode); until then the tests above build the shadow
-     * sessions from the shop logs with {@link ShadowRecording}.
+     * The test the promotion issue asks for: the six shop sessions replayed as their hosts sent
+     * them through stretto-proxy {@code --flow shop.flow.json --flow-shadow --record DIR} in front
+     * of {@code stretto-mcp-demo --world retail}, then promoted with both scorings. A shadow flow
+     * changes nothing on the wire, so the proxy records the sessions the reference recorded, and
+     * promote scores them as it scores the shop logs above; the flow logs the proxy wrote are the
+     * shadow decisions {@link ShadowRecording} makes over the recorded logs.
      */
     @Test
-    @Disabled("stretto-proxy cannot serve a flow in shadow yet (--flow-shadow comes with active mode)")
-    void promotesSessionsTheProxyRecordedInShadowInFrontOfTheRetailDemo() {
-        throw new AssertionError("to be written when stretto-proxy serves flows");
+    void promotesSessionsTheProxyRecordedInShadowInFrontOfTheRetailDemo() throws Exception {
+        Path dir = tmp.resolve("recorded");
+        List<Path> shop;
+        try (var files = Files.list(Fixtures.file("home/logs/shop"))) {
+            shop = files.sorted().toList();
+        }
+        int n = 0;
+        for (Path log : shop) {
+            Path chat = tmp.resolve("chat-" + (n++) + ".jsonl");
+            ProxyReplay.Result r = ProxyReplay.replay(SessionLog.read(log), chat, Map.of("HOME", tmp.toString()),
+                    List.of("--record", dir.toString(), "--domain", "shop", "--context", chat.toString(), "--flow",
+                            SHOP_FLOW.toString(), "--flow-shadow"));
+            assertEquals(0, r.status(), r.stderr());
+        }
+        List<Path> recorded = SessionLog.logFiles(dir);
+        assertEquals(6, recorded.size());
+        Path offline = tmp.resolve("offline");
+        ShadowRecording.write(FlowFile.read(SHOP_FLOW), recorded, offline);
+        for (Path log : recorded) {
+            String flowLog = log.getFileName().toString().replace(".jsonl", ".flow.jsonl");
+            assertEquals(withoutMs(Files.readAllLines(offline.resolve(flowLog))), withoutMs(Files.readAllLines(
+                    dir.resolve(flowLog))), "the proxy's shadow decisions in " + flowLog);
+        }
+
+        Path chained = tmp.resolve("chained.flow.json");
+        StrettoTest.Run c = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out",
+                chained.toString(), "--report", tmp.resolve("report.md").toString());
+        assertEquals(0, c.status(), c.err());
+        assertTrue(c.err().endsWith("stretto: scored 6 episodes (0 decisions left out, unanswered); 3 of 4 sites"
+                + " promoted\n"), c.err());
+        LearnCommandTest.assertSameText(promotedShop(site("cancel_pending_order", 4, 0, 0, 0),
+                site("find_user_id_by_email", 6, 6, 6, 6),
+                site("get_order_details", 39, 18, 15, 6),
+                site("get_user_details", 12, 12, 12, 6)), Files.readString(chained, StandardCharsets.UTF_8));
+
+        Path single = tmp.resolve("single.flow.json");
+        StrettoTest.Run p = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out",
+                single.toString(), "--scoring", "single-pass");
+        assertEquals(0, p.status(), p.err());
+        LearnCommandTest.assertSameText(promotedShop(site("cancel_pending_order", 4, 0, 0, 0),
+                site("find_user_id_by_email", 6, 6, 6, 6),
+                site("get_order_details", 12, 6, 6, 6),
+                site("get_user_details", 6, 6, 6, 6)), Files.readString(single, StandardCharsets.UTF_8));
+    }
+
+    private static List<String> withoutMs(List<String> lines) {
+        return lines.stream().map(l -> l.replaceFirst(",\"ms\":[0-9]+,", ",\"ms\":_,")).toList();
     }
 }

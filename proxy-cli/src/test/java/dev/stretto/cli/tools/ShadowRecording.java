@@ -26,9 +26,9 @@ import java.util.Map;
  * leaves it (formats 3.8): each session log as recorded (a shadow flow changes nothing on the
  * wire, so the log is the session's own), and next to it the flow log of the shadow run, one
  * decision per agent call marked {@code "shadow": true}, then its run line with value 0. The
- * flow log is made here by driving the served flow over the log the way the proxy's owner of
- * active-mode state does. Until the proxy serves flows itself, this is how the promote tests
- * get shadow sessions.
+ * flow log is made here by driving the served flow over the log the way the proxy's actor
+ * does, which is quicker than replaying each session through the proxy; the promote test that
+ * does replay them checks that the two agree.
  */
 final class ShadowRecording {
 

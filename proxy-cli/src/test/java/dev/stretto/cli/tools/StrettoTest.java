@@ -468,4 +468,130 @@ class StrettoTest {
         assertFalse(r.out().contains("REFUSED"), "a commit that stopped is not itself refused");
         assertTrue(r.out().contains("2 calls (1 by commits), 1 failed, 1 turn"), r.out());
     }
+
+    private static final String REFERENCE_JUDGMENT = "{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by"
+            + " mistake\"},\"enforced\":false,\"fails\":false,\"key\":\"69fc9e05804e05e8afd64314f43599aadbb64db289b486763ed9ee6e25f83db5\","
+            + "\"ms\":0,\"p_yes\":0.5,\"proposal_check\":[],\"tool\":\"cancel_pending_order\",\"unknown\":false,"
+            + "\"word_list\":true}";
+
+    @Test
+    void showPutsTheJudgesVerdictUnderTheCallItJudgedFromTheConfirmLogBesideTheSessionLog(@TempDir Path dir)
+            throws IOException {
+        Path log = dir.resolve("20260928T020401.312Z-14780.jsonl");
+        Files.copy(Path.of(fixture(RETAIL)), log);
+        Files.writeString(dir.resolve("20260928T020401.312Z-14780.confirm.jsonl"), REFERENCE_JUDGMENT + "\n");
+        Run r = run("show", log.toString());
+        assertEquals(0, r.status(), r.err());
+        String nl = System.lineSeparator();
+        assertTrue(r.out().contains("cancel_pending_order {\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"}  id 7"
+                + "  0 ms" + nl + "             judge: agreed (p_yes 0.50)  word list: yes  0 ms" + nl
+                + "             -> {\"order_id\":\"#W61a\",\"status\":\"cancelled\"}" + nl), r.out());
+        assertTrue(r.out().contains("5 calls, 1 failed, 5 turns, 1 judged, 2.4 s"), r.out());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void showTellsAJudgesRefusalFromTheGuardsAndPlacesACommitsRefusedCallOnTheCommit(@TempDir Path dir)
+            throws IOException {
+        String cancelA = "{\"order_id\":\"#W1a\",\"reason\":\"no longer needed\"}";
+        String cancelB = "{\"order_id\":\"#W1b\",\"reason\":\"no longer needed\"}";
+        String judgeReason = "the customer has not explicitly agreed to this exact change (confirmation judge: p_yes 0.15);"
+                + " describe the change and ask the customer to confirm it first";
+        Path log = dir.resolve("20260101T000000.000Z-8.jsonl");
+        Files.writeString(log, String.join("\n",
+                "{\"stretto_mcp_log\":2,\"session\":\"20260101T000000.000Z-8\",\"started_unix_ms\":0,\"server_command\":[\"s\"],"
+                        + "\"domain\":\"retail\",\"agent_model\":null}",
+                call(10, 1, "cancel_pending_order", cancelA),
+                refusal(11, 1, "Refused by the policy check, so cancel_pending_order was not run and nothing changed: the"
+                        + " order's status was not checked first (policy check retail.status_checked)."),
+                call(2000, 2, "cancel_pending_order", cancelA),
+                refusal(2003, 2, "Refused by the policy check, so cancel_pending_order was not run and nothing changed: "
+                        + judgeReason + "."),
+                call(4000, 3, "stretto_commit", "{\"calls\":[{\"name\":\"cancel_pending_order\",\"arguments\":" + cancelB
+                        + "}]}"),
+                refusal(4004, 3, "cancel_pending_order " + cancelB + " was refused by the policy check: " + judgeReason),
+                ""));
+        String judged = "{\"arguments\":%s,\"enforced\":true,\"fails\":true,\"key\":\"k\",\"ms\":%d,\"p_yes\":0.15,"
+                + "\"proposal_check\":%s,\"tool\":\"cancel_pending_order\",\"unknown\":false,\"word_list\":false}";
+        Files.writeString(dir.resolve("20260101T000000.000Z-8.confirm.jsonl"), String.join("\n",
+                judged.formatted(cancelA, 3, "[]"),
+                judged.formatted(cancelB, 4, "[{\"argument\":\"order_id\",\"value\":\"#W1b\"}]"),
+                "{\"arguments\":{},\"enforced\":false,\"fails\":false,\"key\":\"k2\",\"ms\":0,\"proposal_check\":[],"
+                        + "\"skipped\":\"the session's question budget is spent\",\"tool\":\"modify_user_address\","
+                        + "\"unknown\":true,\"word_list\":true}",
+                ""));
+        Run r = run("show", log.toString());
+        assertEquals(0, r.status(), r.err());
+        String nl = System.lineSeparator();
+        String refused = "             judge: REFUSED, no explicit agreement (p_yes 0.15)  word list: no  ";
+        assertTrue(r.out().contains("id 1  1 ms  REFUSED" + nl + "             -> Refused"), r.out());
+        assertTrue(r.out().contains("id 2  3 ms  REFUSED" + nl + refused + "3 ms" + nl + "             -> Refused"), r.out());
+        assertTrue(r.out().contains("id 3  4 ms  COMMIT  ERROR" + nl + refused + "4 ms" + nl
+                + "             proposal check: order_id \"#W1b\" is from a record the customer did not choose" + nl),
+                r.out());
+        assertTrue(r.out().contains("judgments of calls not in the log:" + nl + "           modify_user_address {}" + nl
+                + "             judge: skipped: the session's question budget is spent  word list: yes  0 ms" + nl), r.out());
+        assertTrue(r.out().contains("3 judged (2 refused)"), r.out());
+    }
+
+    @Test
+    void showWithAnUnreadableConfirmLogNamesItAndShowsTheSessionWithoutVerdicts(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("20260928T020401.312Z-14780.jsonl");
+        Files.copy(Path.of(fixture(RETAIL)), log);
+        Path confirmLog = dir.resolve("20260928T020401.312Z-14780.confirm.jsonl");
+        Files.writeString(confirmLog, REFERENCE_JUDGMENT + "\n{\"tool\":\"x\"}\n");
+        Run r = run("show", log.toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals("stretto: " + confirmLog + ":2: \"arguments\" is missing: not a confirm log line (the judge's"
+                + " verdicts are left out)" + System.lineSeparator(), r.err());
+        assertTrue(r.out().contains("5 calls, 1 failed, 5 turns, 2.4 s"), r.out());
+        assertFalse(r.out().contains("judge:"), r.out());
+    }
+
+    private static String call(long tMs, int id, String tool, String arguments) {
+        return "{\"t_ms\":" + tMs + ",\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":"
+                + "\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + arguments + "}}}";
+    }
+
+    private static String refusal(long tMs, int id, String text) {
+        return "{\"t_ms\":" + tMs + ",\"from\":\"proxy\",\"message\":{\"id\":" + id + ",\"jsonrpc\":\"2.0\",\"result\":"
+                + "{\"content\":[{\"text\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(text) + ",\"type\":"
+                + "\"text\"}],\"isError\":true}}}";
+    }
+
+    @Test
+    void showPrintsEachRunOfTheFlowLogBesideTheSessionUnderTheCallItFollowed() {
+        // The reference's served session, whose flow log is next to it.
+        String served = Fixtures.file("home/served/shop/20260928T020401.117Z-14662.jsonl").toString();
+        Run r = run("show", served);
+        assertEquals("", r.err());
+        assertTrue(r.out().contains("           find_user_id_by_email {\"email\":\"c41@example.com\"}  id 3  0 ms\n"
+                + "             -> user_41\n"
+                + "             flow after call 3: find_user_id_by_email\n"
+                + "               decide#0  at find_user_id_by_email  look up get_user_details {\"user_id\":\"user_41\"}"
+                + "  p 0.99, arguments 0.88  made\n"
+                + "               decide#1  at get_user_details  look up get_order_details {\"order_id\":\"#W41a\"}"
+                + "  p 1.00, arguments 0.93  made\n"
+                + "               decide#2  at get_order_details  look up get_order_details {\"order_id\":\"#W41b\"}"
+                + "  p 0.95, arguments 0.93  made\n"
+                + "               decide#3  at get_order_details  hand back: get_order_details at 0.05, below 0.3\n"
+                + "               3 lookups made, surprise 0.28\n"
+                + "     10 ms  turn 2\n"), r.out());
+        assertTrue(r.out().contains("             -> {\"order_id\":\"#W41a\",\"status\":\"cancelled\"}\n"
+                + "             flow after call 4: cancel_pending_order\n"
+                + "               decide#0  at cancel_pending_order  hand back: no lookups followed here in training\n"
+                + "               no lookup made, surprise 0.00\n"), r.out());
+    }
+
+    @Test
+    void aFlowLogThatCannotBeReadIsNamedAndTheTimelineShownWithoutIt(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("s.jsonl");
+        Files.copy(Fixtures.file("home/served/shop/20260928T020401.117Z-14662.jsonl"), log);
+        Files.writeString(dir.resolve("s.flow.jsonl"), "{\"after\":3}\nnot json\n");
+        Run r = run("show", log.toString());
+        assertEquals(0, r.status());
+        assertEquals("stretto: " + dir.resolve("s.flow.jsonl") + ":1: \"action\" is missing: not a flow log line"
+                + " (the flow's runs are left out)\n", r.err());
+        assertTrue(r.out().contains("  id 3  0 ms\n             -> user_41\n     10 ms  turn 2\n"), r.out());
+    }
 }

@@ -1,32 +1,71 @@
 package dev.stretto.proxy.active;
 
+import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.run.ServedFlow;
 import dev.stretto.proxy.guard.Guards;
+import dev.stretto.proxy.oracle.Oracle;
 import java.nio.file.Path;
 
 /**
  * What the proxy does in active mode, beyond forwarding: check the agent's calls against a
  * domain's policy guards ({@code --guards}), add the {@code stretto_commit} tool ({@code
- * --commit}), read the conversation the host appends to a file ({@code --context FILE}). A
- * session with an {@code ActiveMode} runs its lines through one actor; a session without one
- * forwards them untouched and parses nothing. Build it with {@link #builder()}.
+ * --commit}), read the conversation the host appends to a file ({@code --context FILE}), serve
+ * a flow behind the agent's calls ({@code --flow FILE}), ask a model whether the customer agreed
+ * to each write ({@code --confirm-judge}). A session with an {@code ActiveMode}
+ * runs its lines through one actor; a session without one forwards them untouched and parses
+ * nothing. Build it with {@link #builder()}.
  *
  * @param guards  the guards every call is checked against, or null for none
  * @param commit  whether {@code tools/list} answers list {@code stretto_commit}, and calls of it
  *                are run by the proxy
  * @param context the conversation file ({@code --context}), or null
+ * @param flow    the flow served after the agent's calls, or null
+ * @param oracle  who answers the System-One questions ({@code --oracle}): needed by a flow
+ *                that decides with its arbiter and by the judge, else null. The caller opens it
+ *                and closes it once the session has ended.
+ * @param judge   the confirmation judge, or null; it needs the guards, the conversation and
+ *                the oracle
  */
-public record ActiveMode(Guards guards, boolean commit, Path context) {
+public record ActiveMode(Guards guards, boolean commit, Path context, ServedFlow flow, Oracle oracle,
+                         ConfirmJudge judge) {
 
-    /** @throws IllegalArgumentException when nothing is asked for: that is passive mode */
+    /**
+     * @throws IllegalArgumentException when nothing is asked for (that is passive mode), a
+     *                                  flow decides with its arbiter and no oracle is given, or
+     *                                  a judge lacks the guards, the context file or the oracle
+     */
     public ActiveMode {
-        if (guards == null && !commit && context == null) {
-            throw new IllegalArgumentException("active mode needs guards, the commit tool or a context file");
+        if (guards == null && !commit && context == null && flow == null) {
+            throw new IllegalArgumentException("active mode needs guards, the commit tool, a context file or a flow");
         }
+        if (flow != null && flow.decider() == DeciderKind.ARBITER && oracle == null) {
+            throw new IllegalArgumentException("the flow " + flow.source() + " decides with its arbiter, which asks the"
+                    + " System-One model: give an oracle");
+        }
+        if (judge != null && (guards == null || context == null || oracle == null)) {
+            throw new IllegalArgumentException("the confirmation judge needs the guards, the context file and an"
+                    + " oracle");
+        }
+    }
+
+    /** Guards, the commit tool and the conversation, without a flow or a judge. */
+    public ActiveMode(Guards guards, boolean commit, Path context) {
+        this(guards, commit, context, null, null, null);
     }
 
     /** This configuration with the conversation read from {@code file} instead. */
     public ActiveMode withContext(Path file) {
-        return new ActiveMode(guards, commit, file);
+        return new ActiveMode(guards, commit, file, flow, oracle, judge);
+    }
+
+    /** This configuration serving {@code served} instead. */
+    public ActiveMode withFlow(ServedFlow served) {
+        return new ActiveMode(guards, commit, context, served, oracle, judge);
+    }
+
+    /** This configuration with {@code newJudge} (null for none) instead. */
+    public ActiveMode withJudge(ConfirmJudge newJudge) {
+        return new ActiveMode(guards, commit, context, flow, oracle, newJudge);
     }
 
     /** A builder with nothing switched on yet. */
@@ -39,6 +78,9 @@ public record ActiveMode(Guards guards, boolean commit, Path context) {
         private Guards guards;
         private boolean commit;
         private Path context;
+        private ServedFlow flow;
+        private Oracle oracle;
+        private ConfirmJudge judge;
 
         private Builder() {
         }
@@ -61,13 +103,35 @@ public record ActiveMode(Guards guards, boolean commit, Path context) {
             return this;
         }
 
+        /** Serves {@code served} after the agent's calls ({@code --flow FILE}). */
+        public Builder flow(ServedFlow served) {
+            this.flow = served;
+            return this;
+        }
+
+        /** Asks {@code oracle} the System-One questions ({@code --oracle}); the caller closes it. */
+        public Builder oracle(Oracle oracle) {
+            this.oracle = oracle;
+            return this;
+        }
+
+        /**
+         * Judges the writes the guards check for a confirmation ({@code --confirm-judge}); needs
+         * {@link #guards}, {@link #context} and {@link #oracle}.
+         */
+        public Builder judge(ConfirmJudge judge) {
+            this.judge = judge;
+            return this;
+        }
+
         /**
          * The configuration.
          *
-         * @throws IllegalArgumentException when nothing was switched on
+         * @throws IllegalArgumentException when nothing was switched on, an arbiter has no
+         *                                  oracle, or a judge lacks guards, context or oracle
          */
         public ActiveMode build() {
-            return new ActiveMode(guards, commit, context);
+            return new ActiveMode(guards, commit, context, flow, oracle, judge);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.stretto.proxy.active;
 
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.judge.Judge;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.upstream.ServerLineSink;
@@ -9,6 +10,7 @@ import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.log.LogHeader;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -80,12 +82,13 @@ public final class ActiveSession {
      * @param startNanos the clock's reading when the session started: {@code t_ms} counts from it
      */
     public ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos) {
-        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode), AnswerHook.NONE);
+        this(mode, header, ticker, startNanos, Actor.REQUEST_TIMEOUT, checksOf(mode, ticker),
+                hookOf(mode, header, ticker));
     }
 
     /**
-     * @param checks     what every call of the agent passes before it is sent (the guards; later the judge)
-     * @param answerHook where answers to the agent's calls may be held (later a flow run)
+     * @param checks     what every call of the agent passes before it is sent (the guards, then the judge)
+     * @param answerHook where answers to the agent's calls may be held (a flow's runs)
      */
     ActiveSession(ActiveMode mode, LogHeader header, LongSupplier ticker, long startNanos,
                   Duration requestTimeout, List<CallCheck> checks, AnswerHook answerHook) {
@@ -101,9 +104,32 @@ public final class ActiveSession {
         this.mailbox = new Mailbox(toServer::hasRoom, () -> toHost.hasRoom());
     }
 
-    /** The checks {@code mode} asks for: the policy guards, if any. */
-    static List<CallCheck> checksOf(ActiveMode mode) {
-        return mode.guards() == null ? List.of() : List.of(new GuardCheck(mode.guards()));
+    /**
+     * The checks {@code mode} asks for, in order: the policy guards, then the confirmation
+     * judge, which judges only what the guards let through.
+     */
+    static List<CallCheck> checksOf(ActiveMode mode, LongSupplier ticker) {
+        List<CallCheck> checks = new ArrayList<>();
+        if (mode.guards() != null) {
+            checks.add(new GuardCheck(mode.guards()));
+        }
+        ConfirmJudge j = mode.judge();
+        if (j != null) {
+            checks.add(new JudgeCheck(mode.guards(), new Judge(j.settings()), mode.oracle(),
+                    j.log() == null ? null : new SideLogWriter(j.log(), "confirm log"), ticker));
+        }
+        return checks;
+    }
+
+    /**
+     * Where {@code mode} holds the agent's answers: the flow it serves, if any, which starts
+     * here (and says so on stderr), with its flow log at the path the mode names.
+     */
+    static AnswerHook hookOf(ActiveMode mode, LogHeader header, LongSupplier ticker) {
+        if (mode.flow() == null) {
+            return AnswerHook.NONE;
+        }
+        return FlowHook.start(mode.flow(), mode.oracle(), header.session(), () -> ticker.getAsLong() / 1_000_000);
     }
 
     private void wake() {
@@ -157,6 +183,9 @@ public final class ActiveSession {
         actor = new Actor(mailbox, hostOut, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
                 checks, answerHook, forker, serverEndHandled);
         forker.fork(() -> Actor.warmUp(header));
+        if (mode.judge() != null) {
+            forker.fork(JudgeCheck::warmUp);
+        }
         Callable<Void> hostPump = () -> {
             while (true) {
                 HostInput.Read read = hostIn.take();
@@ -190,7 +219,7 @@ public final class ActiveSession {
      * the actor has seen when it takes the question. For tests.
      */
     CompletableFuture<Episode> episode() {
-        return ask(Actor::episode);
+        return ask(Actor::episodeSoFar);
     }
 
     /** Asks the actor {@code question} on its own thread, after what it has taken so far. For tests. */

@@ -32,10 +32,11 @@ import org.tinylog.Logger;
  * session's scope. It alone reads and writes every field below that is not final: the
  * session's episode so far ({@code timeline}) and the policy facts drawn from it, the calls
  * awaiting their answers, the server's tools, the proxy's own requests, the runs in progress
- * (commits), the conversation file's position, the flags of the session's end. Nothing else
- * touches them; there are no locks around them. Other threads reach the actor only through
- * its {@link Mailbox}: the pumps put the lines they read there as raw bytes, forked work puts
- * its result there, and the actor takes one event at a time.
+ * (commits, a flow's runs through its {@link AnswerHook}), the conversation file's position,
+ * the flags of the session's end. Nothing else touches them; there are no locks around them.
+ * Other threads reach the actor only through its {@link Mailbox}: the pumps put the lines they
+ * read there as raw bytes, forked work puts its result there, and the actor takes one event at
+ * a time.
  *
  * <p>Order and the log. The actor stamps and records each line when it takes it, so the log's
  * order is the actor's order and {@code t_ms} never decreases; the conversation read before a
@@ -57,8 +58,11 @@ import org.tinylog.Logger;
  * output ({@link ActiveSession.HostWriter}) or the server's {@link Outbox}, whose writers do
  * the writing, and the mailbox's gate keeps it from taking events a full queue could not
  * take. It waits only for the log writer's queue (the same backpressure from a stalled disk
- * the pumps get in passive mode) and reads the conversation file's new bytes. The proxy's own requests time out on a tick: the actor looks
- * at its clock after every event, and at least every {@link #TICK} while any of them waits.
+ * the pumps get in passive mode), reads the conversation file's new bytes, and appends the
+ * few short lines of the flow and confirm logs ({@link SideLogWriter}). Questions to a remote
+ * model run in forks ({@link #fork}). The proxy's own requests time out on a tick: the actor
+ * looks at its clock after every event, and at least every {@link #TICK} while any of them
+ * waits.
  *
  * <p>Ending. When the host's input ends, the actor reads the conversation once more and, once
  * no run of its own still needs the server, closes the server's input. When the server ends,
@@ -161,7 +165,12 @@ final class Actor implements Callable<Void>, RunContext {
             }
             return null;
         } finally {
-            mailbox.close();
+            try {
+                checks.forEach(CallCheck::close);
+                answerHook.close();
+            } finally {
+                mailbox.close();
+            }
         }
     }
 
@@ -341,15 +350,17 @@ final class Actor implements Callable<Void>, RunContext {
                 return;
             }
             JsonNode response = logged != null ? logged : ProxyLines.parse(line.bytes());
-            w.then().accept(new OwnRequests.Answered(response, ProxyLines.Answer.of(response)));
+            w.then().accept(new OwnRequests.Answered(w.id(), response, ProxyLines.Answer.of(response)));
             closeServerInputWhenIdle();
             return;
         }
         HeldAnswer held = new HeldAnswer(call, logged, line);
+        // Counted before the hook decides: it may let the answer go before it returns.
+        runs++;
         if (answerHook.hold(held, this)) {
-            runs++;
             return;
         }
+        runs--;
         toHost.offer(line.bytes(), line.terminated());
     }
 
@@ -359,6 +370,7 @@ final class Actor implements Callable<Void>, RunContext {
         JsonNode response = ProxyLines.parse(line.bytes());
         if (toolList) {
             tools.learn(response);
+            answerHook.listed(response);
         }
         JsonNode replacement = !commit ? null
                 : toolList ? CommitTool.withTool(response) : CommitTool.withInstructions(response);
@@ -374,8 +386,9 @@ final class Actor implements Callable<Void>, RunContext {
     private void serverEnded() {
         serverGone = true;
         for (OwnRequests.Waiting w : own.all()) {
-            w.then().accept(new OwnRequests.NoAnswer("the server is gone"));
+            w.then().accept(new OwnRequests.ServerGone());
         }
+        answerHook.serverEnded();
         serverEndHandled.complete(null);
     }
 
@@ -438,9 +451,15 @@ final class Actor implements Callable<Void>, RunContext {
     }
 
     @Override
+    public Episode episode() {
+        readContext();
+        return timeline.episode();
+    }
+
+    @Override
     public void request(String tool, JsonNode arguments, Consumer<OwnRequests.Outcome> then) {
         if (serverGone || serverInputClosed) {
-            then.accept(new OwnRequests.NoAnswer("the server is gone"));
+            then.accept(new OwnRequests.ServerGone());
             return;
         }
         String id = own.nextId();
@@ -502,9 +521,7 @@ final class Actor implements Callable<Void>, RunContext {
     private void expire() {
         List<OwnRequests.Waiting> late = own.expired(ticker.getAsLong());
         for (OwnRequests.Waiting w : late) {
-            Logger.warn("no answer to {} ({}) within {} s; going on without it", w.tool(), w.id(),
-                    Duration.ofNanos(requestTimeoutNanos).toSeconds());
-            w.then().accept(new OwnRequests.NoAnswer("no answer in time"));
+            w.then().accept(new OwnRequests.TimedOut(w.id(), Duration.ofNanos(requestTimeoutNanos)));
         }
         if (!late.isEmpty()) {
             closeServerInputWhenIdle();
@@ -563,8 +580,11 @@ final class Actor implements Callable<Void>, RunContext {
         ProxyLines.bytes(CommitTool.DEFINITION);
     }
 
-    /** The session's episode so far (tests compare it with the log's). Actor thread only. */
-    Episode episode() {
+    /**
+     * The session's episode so far, without reading the conversation first (tests compare it
+     * with the log's). Actor thread only.
+     */
+    Episode episodeSoFar() {
         return timeline.episode();
     }
 

@@ -55,4 +55,11 @@ interface CallCheck {
 
     /** Checks {@code call}; {@code then} gets the outcome, now or later, on the actor's thread. */
     void check(ToolCall call, Context context, Consumer<Outcome> then);
+
+    /**
+     * The session is over: ended, or stopped by a signal. A check releases what it holds
+     * (files); an outcome still to come is dropped. Called once, last, on the actor's thread.
+     */
+    default void close() {
+    }
 }

@@ -58,6 +58,10 @@ final class CommitRun {
                 next(i + 1);
             }
         } else {
+            if (outcome instanceof OwnRequests.TimedOut t) {
+                Logger.warn("no answer to {} ({}) within {} s; going on without it", p.name(), t.id(),
+                        t.limit().toSeconds());
+            }
             stop(i, CommitTool.noAnswer(p));
         }
     }

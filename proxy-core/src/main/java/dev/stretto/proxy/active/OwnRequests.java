@@ -1,6 +1,7 @@
 package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -22,18 +23,25 @@ final class OwnRequests {
     /**
      * The server answered.
      *
-     * @param response the whole response
+     * @param id       the request's id ({@code stretto-<n>})
+     * @param response the whole response (null when it is not JSON)
      * @param answer   its text and whether the call failed
      */
-    record Answered(JsonNode response, ProxyLines.Answer answer) implements Outcome {
+    record Answered(String id, JsonNode response, ProxyLines.Answer answer) implements Outcome {
     }
 
     /**
-     * No answer came: it did not come in time, or the server is gone.
+     * No answer came within the limit; one that comes later is dropped. The requester says so
+     * on stderr, in its own words.
      *
-     * @param why which of the two, for messages
+     * @param id    the request's id
+     * @param limit how long the proxy waited
      */
-    record NoAnswer(String why) implements Outcome {
+    record TimedOut(String id, Duration limit) implements Outcome {
+    }
+
+    /** No answer will come: the server is gone (or its input is closed). */
+    record ServerGone() implements Outcome {
     }
 
     /** One request waiting for its answer. */

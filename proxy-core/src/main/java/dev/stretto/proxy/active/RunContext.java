@@ -1,13 +1,14 @@
 package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.ToolCall;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * What the proxy's own work (a commit, later a flow run) may ask of the actor. Every method
+ * What the proxy's own work (a commit, a flow run) may ask of the actor. Every method
  * runs on the actor's thread and returns at once; answers come back through the callbacks,
  * on the actor's thread too. A run tells the actor when it has {@link #finished()}, so the
  * server's input is closed only once no run needs the server any more.
@@ -21,9 +22,15 @@ interface RunContext {
     void check(ToolCall call, Consumer<CallCheck.Outcome> then);
 
     /**
+     * Reads the conversation's new lines, then returns the session's episode so far: every line
+     * the actor has handled, the proxy's own requests and their answers included.
+     */
+    Episode episode();
+
+    /**
      * Sends {@code tool(arguments)} to the server as the proxy's own request ({@code
      * stretto-<n>}); {@code then} gets the answer, or no answer after the request timeout or
-     * when the server is gone.
+     * when the server is gone (at once, when it is gone already).
      */
     void request(String tool, JsonNode arguments, Consumer<OwnRequests.Outcome> then);
 

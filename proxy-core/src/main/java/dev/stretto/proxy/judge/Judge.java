@@ -125,10 +125,19 @@ public final class Judge {
     }
 
     /**
-     * The text the agent gets instead of the result of a refused call, naming the answers
-     * that count with two decimals.
+     * The text the agent gets instead of the result of a refused call: the policy check's
+     * refusal with {@link #reason} as its reason.
      */
     static String refusal(String tool, Double pYes, Double pSecond) {
+        return "Refused by the policy check, so " + tool + " was not run and nothing changed: " + reason(pYes, pSecond)
+                + ".";
+    }
+
+    /**
+     * Why a call is refused, bare (as a commit's result and stderr quote it), naming the
+     * answers that count with two decimals.
+     */
+    static String reason(Double pYes, Double pSecond) {
         List<String> answers = new ArrayList<>();
         if (pYes != null) {
             answers.add("p_yes " + CanonicalJson.formatFixed(pYes, 2));
@@ -136,8 +145,7 @@ public final class Judge {
         if (pSecond != null) {
             answers.add("p_second " + CanonicalJson.formatFixed(pSecond, 2));
         }
-        return "Refused by the policy check, so " + tool + " was not run and nothing changed: the customer has not"
-                + " explicitly agreed to this exact change (confirmation judge: " + String.join(", ", answers)
-                + "); describe the change and ask the customer to confirm it first.";
+        return "the customer has not explicitly agreed to this exact change (confirmation judge: "
+                + String.join(", ", answers) + "); describe the change and ask the customer to confirm it first";
     }
 }

@@ -36,6 +36,15 @@ public record Judgment(Consultation consultation, boolean enforced, boolean seco
     }
 
     /**
+     * Why the call is refused, bare, as a commit's result and stderr quote it (the refusal
+     * without its {@code Refused by the policy check, so <tool> was not run and nothing
+     * changed: } and its final full stop), or null when the call goes ahead.
+     */
+    public String refusalReason() {
+        return refusal == null ? null : Judge.reason(pYes, secondShadow ? null : pSecond);
+    }
+
+    /**
      * The judgment's line in the confirm log, as the reference writes it: one JSON object with
      * sorted keys, compact, no newline. {@code tool}, {@code arguments}, {@code word_list},
      * {@code enforced}, {@code proposal_check} ({@code [{"argument","value"}]}), {@code key},

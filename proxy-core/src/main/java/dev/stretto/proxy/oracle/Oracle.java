@@ -18,7 +18,22 @@ public sealed interface Oracle extends AutoCloseable permits JevOracle, ReplayOr
         /** Cached answers only; a miss is an error. */
         REPLAY,
         /** Fixed answers, never cached. */
-        MOCK
+        MOCK;
+
+        /** The mode's name on the command line: {@code jev}, {@code replay} or {@code mock}. */
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The mode named {@code name} on the command line ({@code jev}, {@code replay}, {@code mock}), if any. */
+        public static java.util.Optional<Mode> named(String name) {
+            for (Mode m : values()) {
+                if (m.wireName().equals(name)) {
+                    return java.util.Optional.of(m);
+                }
+            }
+            return java.util.Optional.empty();
+        }
     }
 
     /**
@@ -32,6 +47,18 @@ public sealed interface Oracle extends AutoCloseable permits JevOracle, ReplayOr
             case JEV -> new JevOracle(cache, new SystemOneClient(settings));
             case REPLAY -> new ReplayOracle(cache);
             case MOCK -> new MockOracle();
+        };
+    }
+
+    /**
+     * The cache this oracle answers from ({@code jev} and {@code replay}; {@code mock} uses
+     * none): the one {@code --retain-days} prunes.
+     */
+    default java.util.Optional<OracleCache> cacheInUse() {
+        return switch (this) {
+            case JevOracle j -> java.util.Optional.of(j.cache());
+            case ReplayOracle r -> java.util.Optional.of(r.cache());
+            case MockOracle m -> java.util.Optional.empty();
         };
     }
 

@@ -172,36 +172,40 @@ public final class OracleCache {
 
     /**
      * Deletes the answers last written more than {@code days} days before {@code now}, and
-     * temporary files as old (left by a writer that died). Only the cache's own files are
-     * touched: {@code <2 hex>/<key>.json} and their temporary files; links are not followed.
-     * Directories are kept, since another proxy may be about to write into one.
+     * temporary files as old (left by a writer that died): {@code --retain-days}. Only the
+     * cache's own files are touched: {@code <2 hex>/<key>.json} and their temporary files;
+     * links are not followed. Directories are kept, since another proxy may be about to write
+     * into one.
      *
-     * @return one message for each file that could not be dealt with; nothing is thrown
+     * @return how many answers (temporary files included) were deleted, and one message for
+     *         each file that could not be dealt with; nothing is thrown
      * @throws IllegalArgumentException if {@code days} is negative
      */
-    public List<String> prune(int days, Instant now) {
+    public Retention.Outcome prune(int days, Instant now) {
         if (days < 0) {
             throw new IllegalArgumentException("days cannot be negative");
         }
         Instant cutoff = now.minus(Duration.ofDays(days));
         List<String> problems = new ArrayList<>();
+        int deleted = 0;
         if (!Files.isDirectory(dir)) {
-            return problems;
+            return new Retention.Outcome(0, problems);
         }
         try (DirectoryStream<Path> shards = Files.newDirectoryStream(dir)) {
             for (Path shard : shards) {
                 if (SHARD.matcher(shard.getFileName().toString()).matches()
                         && Files.isDirectory(shard, LinkOption.NOFOLLOW_LINKS)) {
-                    pruneShard(shard, cutoff, problems);
+                    deleted += pruneShard(shard, cutoff, problems);
                 }
             }
         } catch (IOException e) {
             problems.add("cannot clean up the oracle cache " + dir + ": " + Retention.describe(e));
         }
-        return problems;
+        return new Retention.Outcome(deleted, problems);
     }
 
-    private static void pruneShard(Path shard, Instant cutoff, List<String> problems) {
+    private static int pruneShard(Path shard, Instant cutoff, List<String> problems) {
+        int deleted = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(shard)) {
             for (Path f : files) {
                 String name = f.getFileName().toString();
@@ -210,8 +214,9 @@ public final class OracleCache {
                 }
                 try {
                     BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                    if (attrs.isRegularFile() && attrs.lastModifiedTime().toInstant().isBefore(cutoff)) {
-                        Files.deleteIfExists(f);
+                    if (attrs.isRegularFile() && attrs.lastModifiedTime().toInstant().isBefore(cutoff)
+                            && Files.deleteIfExists(f)) {
+                        deleted++;
                     }
                 } catch (IOException e) {
                     problems.add("cannot delete the old oracle answer " + f + ": " + Retention.describe(e));
@@ -220,6 +225,7 @@ public final class OracleCache {
         } catch (IOException e) {
             problems.add("cannot clean up " + shard + ": " + Retention.describe(e));
         }
+        return deleted;
     }
 
     private static void createPrivateDirectories(Path d) throws IOException {

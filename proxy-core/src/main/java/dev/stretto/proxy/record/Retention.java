@@ -40,8 +40,10 @@ public final class Retention {
     }
 
     /**
-     * What {@code --retain-days} deletes. A kind of file the proxy comes to write (the oracle
-     * cache's entries) is added here.
+     * What {@code --retain-days} deletes in the record directory. A kind of file the proxy
+     * comes to write there is added here. The other files it deletes, the answers of the
+     * oracle cache the session asks, have a layout of their own (no session in their names)
+     * and are pruned by {@code OracleCache.prune} in the same step.
      */
     public static final List<Kind> KINDS = List.of(
             new Kind("session log", Pattern.compile(SESSION + "\\.jsonl")),

@@ -22,12 +22,16 @@ final class ActorHarness implements AutoCloseable {
     final ActiveSession active;
     final LiveHost host;
 
+    /** The session {@code mode} asks for: its checks, and its flow if it serves one. */
     ActorHarness(ActiveMode mode) {
-        this(mode, ActiveSession.checksOf(mode), AnswerHook.NONE);
+        this(mode, null, null);
     }
 
+    /** With these checks (null: the mode's own), and {@code hook} (null: the mode's own). */
     ActorHarness(ActiveMode mode, List<CallCheck> checks, AnswerHook hook) {
-        active = new ActiveSession(mode, MemoryLog.HEADER, nanos::get, nanos.get(), Actor.REQUEST_TIMEOUT, checks, hook);
+        AnswerHook answers = hook != null ? hook : ActiveSession.hookOf(mode, MemoryLog.HEADER, nanos::get);
+        active = new ActiveSession(mode, MemoryLog.HEADER, nanos::get, nanos.get(), Actor.REQUEST_TIMEOUT,
+                checks != null ? checks : ActiveSession.checksOf(mode, nanos::get), answers);
         host = LiveHost.start((in, out) -> {
             try (HostInput input = HostInput.start(in, "test-host-stdin")) {
                 return new Session("test-session", server, log, null, input, out, HOST_STALL, active).run().status();

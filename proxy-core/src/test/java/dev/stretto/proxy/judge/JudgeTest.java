@@ -74,6 +74,8 @@ class JudgeTest {
         assertTrue(j.fails());
         assertFalse(j.unknown());
         assertEquals(REFUSED_015, j.refusal());
+        assertEquals("the customer has not explicitly agreed to this exact change (confirmation judge: p_yes 0.15);"
+                + " describe the change and ask the customer to confirm it first", j.refusalReason());
         assertEquals("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":true,"
                 + "\"fails\":true,\"key\":\"" + c.confirmed().key() + "\",\"ms\":42,\"p_yes\":0.15,\"proposal_check\":[],"
                 + "\"tool\":\"cancel_pending_order\",\"unknown\":false,\"word_list\":true}", j.logLine());
@@ -87,6 +89,7 @@ class JudgeTest {
         Judgment j = judge(judge, c);
         assertTrue(j.fails());
         assertNull(j.refusal());
+        assertNull(j.refusalReason());
         assertTrue(j.logLine().contains("\"enforced\":false,\"fails\":true,"), j.logLine());
         assertTrue(j.logLine().endsWith("\"word_list\":false}"), j.logLine());
     }
@@ -116,6 +119,7 @@ class JudgeTest {
         assertEquals("Refused by the policy check, so cancel_pending_order was not run and nothing changed: the customer"
                 + " has not explicitly agreed to this exact change (confirmation judge: p_yes 0.90, p_second 0.20);"
                 + " describe the change and ask the customer to confirm it first.", j.refusal());
+        assertTrue(j.refusal().endsWith(": " + j.refusalReason() + "."), j.refusalReason());
         assertTrue(j.logLine().contains("\"p_second\":0.2,\"p_yes\":0.9,"), j.logLine());
         assertTrue(j.logLine().contains("\"second_key\":\"" + c.second().key() + "\""), j.logLine());
         assertFalse(j.logLine().contains("second_shadow"), j.logLine());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.proxy.record.Retention;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,7 +106,7 @@ class OracleCacheTest {
         }
         Files.setLastModifiedTime(cache.fileOf(OTHER), FileTime.from(now.minus(Duration.ofDays(6))));
 
-        assertEquals(List.of(), cache.prune(7, now));
+        assertEquals(new Retention.Outcome(2, List.of()), cache.prune(7, now));
 
         assertFalse(Files.exists(cache.fileOf(KEY)));
         assertFalse(Files.exists(leftover));
@@ -116,7 +117,7 @@ class OracleCacheTest {
 
     @Test
     void pruneOfACacheNotMadeYetDoesNothing() {
-        assertEquals(List.of(), new OracleCache(dir.resolve("none")).prune(0, Instant.now()));
+        assertEquals(new Retention.Outcome(0, List.of()), new OracleCache(dir.resolve("none")).prune(0, Instant.now()));
     }
 
     /**

@@ -41,7 +41,10 @@ public final class CanonicalJson {
                     .build())
             .build();
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
+    // Made at its first use: an ObjectMapper takes long to set up, and parsing needs none.
+    private static final class Mapper {
+        static final ObjectMapper INSTANCE = new ObjectMapper(FACTORY);
+    }
 
     private static final BigInteger U64_MAX = new BigInteger("18446744073709551615");
     private static final BigInteger I64_MIN = BigInteger.valueOf(Long.MIN_VALUE);
@@ -56,7 +59,7 @@ public final class CanonicalJson {
 
     /** An object mapper over {@link #factory()}; reading trees with it is thread-safe. */
     public static ObjectMapper mapper() {
-        return MAPPER;
+        return Mapper.INSTANCE;
     }
 
     /**

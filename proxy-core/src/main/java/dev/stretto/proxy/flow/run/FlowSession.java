@@ -72,8 +72,19 @@ public final class FlowSession {
     public static FlowSession start(Flow flow, String where, FlowOptions options, String sessionId,
                                     Consumer<String> flowLog, Consumer<String> warnings, LongSupplier clockMs)
             throws ProxyStartException {
-        DeciderKind kind = DeciderChoice.choose(flow, options.decider(), where);
-        Scorer scorer = switch (kind) {
+        Scorer scorer = scorer(flow, DeciderChoice.choose(flow, options.decider(), where), where);
+        return start(flow, scorer, options, sessionId, flowLog, warnings, clockMs);
+    }
+
+    /**
+     * The scorer of decider {@code kind} for {@code flow} (chosen by {@link DeciderChoice}).
+     *
+     * @param where how messages name the flow (its path)
+     * @throws ProxyStartException when the flow's arbiter cannot be judged with (not five folds,
+     *                             weights that do not match its weighed predicates, no model)
+     */
+    static Scorer scorer(Flow flow, DeciderKind kind, String where) throws ProxyStartException {
+        return switch (kind) {
             case HABIT -> Scorer.habit(flow);
             case REACH -> Scorer.reach(flow);
             case ARBITER -> {
@@ -85,7 +96,6 @@ public final class FlowSession {
                 }
             }
         };
-        return start(flow, scorer, options, sessionId, flowLog, warnings, clockMs);
     }
 
     /**

@@ -1,11 +1,9 @@
 package dev.stretto.proxy.flow.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.proxy.io.JsonLines;
 import dev.stretto.trace.log.LogFormatException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -104,15 +102,18 @@ public record FlowLogFile(List<Run> runs) {
     public record Site(String address, JsonNode value, double logp) {
     }
 
+    /**
+     * The flow log that belongs next to the session log {@code sessionLog}: its name with
+     * {@code .jsonl} replaced by {@code .flow.jsonl} ({@code <session>.flow.jsonl}), where the
+     * proxy writes it by default.
+     */
+    public static Path besideSessionLog(Path sessionLog) {
+        return JsonLines.besideSessionLog(sessionLog, ".flow.jsonl");
+    }
+
     /** Reads a flow log file. */
     public static FlowLogFile read(Path file) throws IOException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new IOException(file + ": not UTF-8 text, so not a flow log", e);
-        }
-        return parse(text, file.toString());
+        return parse(JsonLines.text(file, "flow log"), file.toString());
     }
 
     /**
@@ -122,47 +123,40 @@ public record FlowLogFile(List<Run> runs) {
      * @throws LogFormatException for a line that is not a flow log line
      */
     public static FlowLogFile parse(String text, String name) throws LogFormatException {
-        List<Run> runs = new ArrayList<>();
-        List<String> lines = text.lines().toList();
-        JsonNode after = null;
-        List<Decided> decisions = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank()) {
-                continue;
+        Runs runs = new Runs();
+        JsonLines.read(text, name, runs::line);
+        return new FlowLogFile(runs.end());
+    }
+
+    /** The runs as the lines come: decisions gather until their run line, or another call's line. */
+    private static final class Runs {
+        private final List<Run> runs = new ArrayList<>();
+        private JsonNode after;
+        private List<Decided> decisions = new ArrayList<>();
+
+        void line(JsonNode node) {
+            JsonNode lineAfter = required(node, "after");
+            if (after != null && !after.equals(lineAfter)) {
+                runs.add(new Run(after, decisions, null));
+                decisions = new ArrayList<>();
+                after = null;
             }
-            JsonNode node;
-            try {
-                node = CanonicalJson.parse(line);
-            } catch (IllegalArgumentException e) {
-                if (i == lines.size() - 1 && !text.endsWith("\n")) {
-                    break;
-                }
-                throw new LogFormatException(name, i + 1, "not JSON (" + e.getMessage() + ")");
-            }
-            try {
-                JsonNode lineAfter = required(node, "after");
-                if (after != null && !after.equals(lineAfter)) {
-                    runs.add(new Run(after, decisions, null));
-                    decisions = new ArrayList<>();
-                    after = null;
-                }
-                if (node.has("run")) {
-                    runs.add(new Run(lineAfter, decisions, runLine(node.get("run"))));
-                    decisions = new ArrayList<>();
-                    after = null;
-                } else {
-                    decisions.add(decision(node));
-                    after = lineAfter;
-                }
-            } catch (IllegalArgumentException e) {
-                throw new LogFormatException(name, i + 1, e.getMessage());
+            if (node.has("run")) {
+                runs.add(new Run(lineAfter, decisions, runLine(node.get("run"))));
+                decisions = new ArrayList<>();
+                after = null;
+            } else {
+                decisions.add(decision(node));
+                after = lineAfter;
             }
         }
-        if (after != null) {
-            runs.add(new Run(after, decisions, null));
+
+        List<Run> end() {
+            if (after != null) {
+                runs.add(new Run(after, decisions, null));
+            }
+            return runs;
         }
-        return new FlowLogFile(runs);
     }
 
     private static Decided decision(JsonNode n) {
@@ -220,36 +214,14 @@ public record FlowLogFile(List<Run> runs) {
     }
 
     private static JsonNode required(JsonNode n, String field) {
-        if (!n.isObject()) {
-            throw new IllegalArgumentException("a flow log line is a JSON object");
-        }
-        JsonNode v = n.get(field);
-        if (v == null) {
-            throw new IllegalArgumentException("\"" + field + "\" is missing: not a flow log line");
-        }
-        return v;
+        return JsonLines.required(n, field, "flow log");
     }
 
     private static String string(JsonNode n, String field, boolean nullable) {
-        JsonNode v = nullable ? n.get(field) : required(n, field);
-        if (v == null || v.isNull()) {
-            if (nullable) {
-                return null;
-            }
-        } else if (v.isTextual()) {
-            return v.textValue();
-        }
-        throw new IllegalArgumentException("\"" + field + "\" must be a string");
+        return JsonLines.string(n, field, "flow log", nullable);
     }
 
     private static Double number(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isNumber()) {
-            throw new IllegalArgumentException("\"" + field + "\" must be a number or null");
-        }
-        return v.doubleValue();
+        return JsonLines.number(n, field);
     }
 }

@@ -1,0 +1,80 @@
+package dev.stretto.cli;
+
+import dev.stretto.proxy.HostEnvironment;
+import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.file.FlowFile;
+import dev.stretto.proxy.flow.file.FlowFormatException;
+import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.run.ServedFlow;
+import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.record.Retention;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * What {@code stretto-proxy --flow FILE} serves: the flow read and checked (formats 2.13, 3.1),
+ * and, for a flow that decides with its arbiter, the oracle it asks ({@code --oracle},
+ * {@code --oracle-cache}, and the environment as {@link OracleEnvironment} reads it; see
+ * {@link SessionOracle}). Only an arbiter asks, so only then are the oracle's settings read,
+ * and {@code --oracle jev} needs a key. The caller closes the oracle once the session has ended.
+ *
+ * @param served the flow to serve
+ * @param oracle the oracle its arbiter asks, or null for habit and reach
+ */
+record FlowSetup(ServedFlow served, Oracle oracle) {
+
+    /**
+     * Why the flow cannot be served.
+     *
+     * @param usage true for a usage error (exit 2: the oracle's environment); false when the
+     *              proxy cannot start (exit 125: the flow cannot be read or served)
+     */
+    static final class Failure extends Exception {
+        private final boolean usage;
+
+        Failure(String message, boolean usage) {
+            super(message);
+            this.usage = usage;
+        }
+
+        boolean usage() {
+            return usage;
+        }
+    }
+
+    /** Reads the flow of {@code choice} and opens what it needs. */
+    static FlowSetup of(ProxyOptions.FlowChoice choice, ProxyOptions.OracleChoice oracle, Map<String, String> env,
+                        HostEnvironment host) throws Failure {
+        String source = choice.file().toString();
+        Flow flow;
+        ServedFlow served;
+        try {
+            flow = FlowFile.read(host.resolve(choice.file(), "flow", "file"));
+            served = ServedFlow.of(flow, source, choice.options(), choice.log());
+        } catch (FlowFormatException | ProxyStartException e) {
+            throw new Failure(e.getMessage(), false);
+        } catch (IllegalArgumentException e) {
+            throw new Failure(e.getMessage(), true);
+        } catch (IOException e) {
+            throw new Failure("cannot read the flow " + source + ": " + Retention.describe(e), false);
+        }
+        if (served.decider() != DeciderKind.ARBITER) {
+            return new FlowSetup(served, null);
+        }
+        Oracle.Mode mode = oracle.mode();
+        try {
+            OracleSettings settings = OracleEnvironment.read(env, mode);
+            if (mode == Oracle.Mode.JEV && settings.apiKey() == null) {
+                throw new IllegalArgumentException("the flow " + source + " decides with its arbiter, which asks the"
+                        + " System-One model: set " + OracleEnvironment.API_KEY + " or " + OracleEnvironment.API_KEY_FILE
+                        + " (or serve it with --oracle replay, answering from the cache, or with --flow-decider "
+                        + (flow.reach() != null ? "reach" : "habit") + ")");
+            }
+            return new FlowSetup(served, SessionOracle.open(oracle, settings, host));
+        } catch (IllegalArgumentException e) {
+            throw new Failure(e.getMessage(), true);
+        }
+    }
+}

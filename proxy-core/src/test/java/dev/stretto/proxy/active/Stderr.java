@@ -1,0 +1,30 @@
+package dev.stretto.proxy.active;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What the proxy says on stderr while a test runs: {@link System#err} is captured (the tests'
+ * tinylog writes there, {@code stretto-proxy: } first) and put back on {@link #close()}.
+ */
+final class Stderr implements AutoCloseable {
+    private final PrintStream saved = System.err;
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+    Stderr() {
+        System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    }
+
+    /** Everything said so far. */
+    String text() {
+        synchronized (bytes) {
+            return bytes.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    @Override
+    public void close() {
+        System.setErr(saved);
+    }
+}
