@@ -42,7 +42,9 @@ import org.tinylog.Logger;
  * or an entry that cannot be made, is reported once, as what it is, and that sink gets nothing
  * more; once no sink and no listener is left, the writer keeps emptying the queue without
  * writing and no stall is reported, so the pumps never wait on a broken log and forwarding
- * goes on. A listener that throws is reported once and gets no more lines.
+ * goes on. A listener that throws (anything, an {@link Error} too) is reported once and gets no
+ * more lines. Should the writer's thread end early all the same, recording stops at once: the
+ * queue is emptied, and neither the pumps nor {@link #close()} ever wait for room again.
  *
  * <p>Ending: {@link #close()} stops accepting lines and queues an end mark; the writer
  * writes everything before it, flushes and closes the sinks, and returns. Interrupts do not
@@ -91,6 +93,8 @@ public final class LogWriter implements Recorder, Callable<Void> {
     // Written by the writer thread only; read by recorders, which report no stall once it is
     // set: nothing is left to write to, so the queue drains at once.
     private volatile boolean failed;
+    // Set by the writer thread when it returns: no room will ever be made in the queue again.
+    private volatile boolean writerGone;
 
     /**
      * A writer of entries to {@code sinks}, all open already, and of lines to {@code
@@ -196,6 +200,9 @@ public final class LogWriter implements Recorder, Callable<Void> {
     // Holding lock: waiting here keeps every other recorder waiting too, which is what keeps
     // the log in stamp order.
     private void enqueue(Item item) throws InterruptedException {
+        if (writerGone) {
+            return;
+        }
         long stall = STALL_WARNING.toNanos();
         if (!queuedBytes.tryAcquire(item.cost, stall, TimeUnit.NANOSECONDS)) {
             warnStalled();
@@ -234,6 +241,12 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 queuedBytes.release(item.cost);
             }
         } finally {
+            // Normally after the end mark, with nothing behind it; after a failure, whoever
+            // waits for room (a pump, or close() with its end mark) is let in, and no one waits again.
+            writerGone = true;
+            failed = true;
+            queue.clear();
+            queuedBytes.release(byteBudget);
             for (RecordingSink sink : List.copyOf(sinks)) {
                 try {
                     sink.close();
@@ -268,7 +281,9 @@ public final class LogWriter implements Recorder, Callable<Void> {
             try {
                 // The listener's line is one array: a line read in pieces is joined for it.
                 listener.line(item.tMs, item.from, item.line.bytes());
-            } catch (RuntimeException | OutOfMemoryError e) {
+            } catch (Throwable e) {
+                // A listener's bug, whatever it throws, must not end this thread: the pumps
+                // would wait for room in the queue forever.
                 listener = NO_LISTENER;
                 warn.accept("the session listener failed (" + describe(e) + "); it gets no more lines, the session"
                         + " goes on");
@@ -293,7 +308,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                     }
                 }
                 sink.entry(entry);
-            } catch (IOException | RuntimeException e) {
+            } catch (Throwable e) {
                 fail(sink, e);
             }
         }
@@ -317,7 +332,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
         for (RecordingSink sink : current) {
             try {
                 sink.flush();
-            } catch (IOException | RuntimeException e) {
+            } catch (Throwable e) {
                 fail(sink, e);
             }
         }
