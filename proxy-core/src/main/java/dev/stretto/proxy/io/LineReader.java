@@ -28,6 +28,8 @@ public final class LineReader {
     private byte[] buf = new byte[BUFFER];
     private int pos;
     private int limit;
+    // No newline in buf between pos and scanned: a search goes on from there.
+    private int scanned;
     private boolean eof;
 
     /** Reads lines from {@code in}, which this reader does not close. */
@@ -41,10 +43,11 @@ public final class LineReader {
      */
     public Line next() throws IOException {
         while (true) {
-            int nl = indexOfNewline(buf, pos, limit);
+            int nl = findNewline();
             if (nl >= 0) {
                 byte[] line = Arrays.copyOfRange(buf, pos, nl);
                 pos = nl + 1;
+                scanned = pos;
                 return new Line(line, true);
             }
             if (eof) {
@@ -62,6 +65,7 @@ public final class LineReader {
                 // The start of a line at the end of the buffer moves to its front, once.
                 System.arraycopy(buf, pos, buf, 0, limit - pos);
                 limit -= pos;
+                scanned -= pos;
                 pos = 0;
             }
             int n = read(buf, limit, buf.length - limit);
@@ -79,7 +83,14 @@ public final class LineReader {
      * waits for more.
      */
     public boolean hasBufferedLine() {
-        return eof || indexOfNewline(buf, pos, limit) >= 0;
+        return eof || findNewline() >= 0;
+    }
+
+    // The next newline in the buffer, or -1; each byte is looked at once.
+    private int findNewline() {
+        int nl = indexOfNewline(buf, scanned, limit);
+        scanned = nl >= 0 ? nl : limit;
+        return nl;
     }
 
     // The buffer is full and holds the start of one line: the buffer becomes the line's first
@@ -90,6 +101,7 @@ public final class LineReader {
         buf = new byte[BUFFER];
         pos = 0;
         limit = 0;
+        scanned = 0;
         int size = BUFFER;
         while (true) {
             size = Math.min(MAX_CHUNK, size * 2);
