@@ -70,7 +70,7 @@ final class Report {
                 Row.of("start-up to the initialize answer", "ms", Benchmark.Measure.STARTUP_MS, Kind.VALUE),
                 Row.of("  added to the demo's", "ms", Benchmark.Measure.STARTUP_MS, Kind.ADDED)
                         .target("passive", Target.atMost(50)).target("record", Target.atMost(50)),
-                Row.of("resident set once idle", "MB", Benchmark.Measure.IDLE_RSS_MB, Kind.VALUE),
+                Row.of("resident set once idle", "MiB", Benchmark.Measure.IDLE_RSS_MB, Kind.VALUE),
                 Row.of("round trip p50", "us", Benchmark.Measure.PING_P50_US, Kind.VALUE),
                 Row.of("  added", "us", Benchmark.Measure.PING_P50_US, Kind.ADDED)
                         .target("passive", Target.atMost(30)).target("record", Target.atMost(40)),
@@ -88,7 +88,7 @@ final class Report {
                 Row.of("1 MiB lines through cat", "MB/s", Benchmark.Measure.MIB_MBPS, Kind.VALUE),
                 Row.of("  share of cat's", "%", Benchmark.Measure.MIB_MBPS, Kind.SHARE)
                         .target("passive", Target.atLeast(90)).target("record", Target.atLeast(80)),
-                Row.of("one " + big + " line: peak resident set", "MB", Benchmark.Measure.BIG_RSS_MB, Kind.VALUE),
+                Row.of("one " + big + " line: peak resident set", "MiB", Benchmark.Measure.BIG_RSS_MB, Kind.VALUE),
                 Row.of("  times the line", "x", Benchmark.Measure.BIG_RSS_MB, Kind.TIMES_LINE)
                         .target("passive", Target.atMost(2)).target("record", Target.atMost(3)),
                 Row.of("one " + big + " line: there and back", "ms", Benchmark.Measure.BIG_MS, Kind.VALUE));
@@ -108,7 +108,7 @@ final class Report {
             return Benchmark.median(mine);
         }
         if (row.kind() == Kind.TIMES_LINE) {
-            return setup.isBaseline() ? Double.NaN : Benchmark.median(mine) / (options.bigLineMiB() * 1.048576);
+            return setup.isBaseline() ? Double.NaN : Benchmark.median(mine) / options.bigLineMiB();
         }
         if (setup.isBaseline()) {
             return Double.NaN;
