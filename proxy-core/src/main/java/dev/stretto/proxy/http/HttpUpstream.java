@@ -43,7 +43,8 @@ import org.tinylog.Logger;
  * warning, an error line, an exception message or {@link #toString()}.
  *
  * <p>Threads and ownership: {@code start} runs on the session's thread, {@code send} and
- * {@code endOfInput} on the client pump (in active mode, the actor's server writer); each
+ * {@code endOfInput} on the host's reader and the client pump, one after the other (in active
+ * mode, the actor's server writer); each
  * exchange on a virtual thread of its own; the GET stream on the companion fork; {@code
  * awaitEnd} on its fork. Shared state lives in thread-safe holders ({@link SessionState},
  * {@link PendingRequests}, {@link InFlight}); {@code gate} is written by the thread that

@@ -146,28 +146,42 @@ public final class LogWriter implements Recorder, Callable<Void> {
 
     @Override
     public boolean record(Source from, Line line) throws InterruptedException {
-        return stampAndEnqueue(from, line, -1);
+        return stampAndEnqueue(from, line, -1, null);
     }
 
     /** Active mode: the line with the actor's stamp. */
     @Override
     public boolean record(Source from, Line line, long tMs) throws InterruptedException {
-        return stampAndEnqueue(from, line, tMs);
+        return stampAndEnqueue(from, line, tMs, null);
     }
 
-    // The clock is read under the lock, with the enqueue, unless the caller stamped the line (tMs >= 0).
-    private boolean stampAndEnqueue(Source from, Line line, long tMs) throws InterruptedException {
+    @Override
+    public boolean record(Source from, Line line, Runnable beforeWaiting) throws InterruptedException {
+        return stampAndEnqueue(from, line, -1, beforeWaiting);
+    }
+
+    // The clock is read under the lock, with the enqueue, unless the caller stamped the line
+    // (tMs >= 0). When the line would wait and beforeWaiting is given, it runs first, without
+    // the lock (it may block: a flush to a server that waits for its answers to be taken).
+    private boolean stampAndEnqueue(Source from, Line line, long tMs, Runnable beforeWaiting)
+            throws InterruptedException {
+        int cost = (int) Math.min(line.length(), byteBudget);
         lock.lockInterruptibly();
         try {
             if (closed) {
                 return false;
             }
-            long stamp = tMs >= 0 ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(stamp, from, line, (int) Math.min(line.length(), byteBudget)));
-            return true;
+            // Only holders of the lock take room, so room seen here is still there below.
+            if (beforeWaiting == null || queue.remainingCapacity() > 0 && queuedBytes.availablePermits() >= cost) {
+                long stamp = tMs >= 0 ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
+                enqueue(new Item(stamp, from, line, cost));
+                return true;
+            }
         } finally {
             lock.unlock();
         }
+        beforeWaiting.run();
+        return stampAndEnqueue(from, line, tMs, null);
     }
 
     @Override

@@ -18,8 +18,8 @@ import org.tinylog.Logger;
  * reads blocks for good and cannot be interrupted, and no thread of the session may be caught
  * in one, or the session could never end.
  *
- * <p>Threads. The session's upstream pump calls {@link #write} (one caller, so lines keep the
- * log's order), or in active mode the actor calls {@link #offer}; either queues the line and
+ * <p>Threads. {@link ServerLines} calls {@link #write} (one caller at a time, under its lock,
+ * so lines keep the log's order), or in active mode the actor calls {@link #offer}; either queues the line and
  * returns. The writer, a daemon thread named by {@link #start} and outside the session's
  * scope, takes the lines in order, writes
  * each with its terminator and flushes whenever it has caught up, so the host sees each line
@@ -30,7 +30,7 @@ import org.tinylog.Logger;
  *
  * <p>Queue policy: bounded by {@value #CAPACITY} lines and {@value #BYTE_BUDGET} bytes (a line
  * larger than that takes the whole budget); a caller of {@link #write} waits for room,
- * interruptibly, which in turn stops the pump that read the line. The actor never waits on a
+ * interruptibly, which in turn stops the reader of the server's output. The actor never waits on a
  * side: {@link #offer} always queues, and the actor's mailbox takes no more of the server's
  * lines while {@link #hasRoom()} is false, so the bound is exceeded by at most what the actor
  * queues for one event (see {@code Mailbox}). After {@link #close()} lines are dropped. When
@@ -60,6 +60,10 @@ final class HostOutput implements ActiveSession.HostWriter {
     private boolean closed;
     // Guarded by lock.
     private boolean broken;
+    // Guarded by lock: writers no longer wait for room (the session is over), and the lines of
+    // those that would have are counted here, as not delivered.
+    private boolean releasing;
+    private int released;
     // Written under lock, read without it by the actor's mailbox: the queue is under its bound,
     // or lines are dropped anyway.
     private volatile boolean room = true;
@@ -83,11 +87,15 @@ final class HostOutput implements ActiveSession.HostWriter {
     void write(Line line) throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            while (!closed && !broken && !queue.isEmpty()
+            while (!closed && !broken && !releasing && !queue.isEmpty()
                     && (queue.size() >= CAPACITY || queuedBytes + line.length() > BYTE_BUDGET)) {
                 changed.await();
             }
             if (closed || broken) {
+                return;
+            }
+            if (releasing) {
+                released++;
                 return;
             }
             add(line);
@@ -136,11 +144,27 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     /**
+     * The session is over: a writer waiting for room returns at once, and so does any later
+     * one; their lines are not queued but counted as not delivered ({@link #awaitDelivered}).
+     * Lines queued already are still delivered.
+     */
+    void releaseWaiting() {
+        lock.lock();
+        try {
+            releasing = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Waits until every line queued so far has been written and flushed to the host, giving up
      * once the host has taken nothing for {@code stall} (counted from the last line it took).
      *
      * @return the number of lines that did not reach the host: 0 when all did (or the host has
-     *         closed its end, when there is nobody to deliver to)
+     *         closed its end, when there is nobody to deliver to); those of writers released by
+     *         {@link #releaseWaiting()} count
      */
     int awaitDelivered(Duration stall) throws InterruptedException {
         lock.lockInterruptibly();
@@ -148,11 +172,11 @@ final class HostOutput implements ActiveSession.HostWriter {
             while (!broken && (busy || !queue.isEmpty())) {
                 long left = lastProgressNanos + stall.toNanos() - System.nanoTime();
                 if (left <= 0) {
-                    return queue.size() + (busy ? 1 : 0);
+                    return queue.size() + (busy ? 1 : 0) + released;
                 }
                 changed.awaitNanos(left);
             }
-            return 0;
+            return broken ? 0 : released;
         } finally {
             lock.unlock();
         }

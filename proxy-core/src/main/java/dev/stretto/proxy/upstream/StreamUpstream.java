@@ -20,9 +20,9 @@ import org.tinylog.Logger;
  * lines to {@code toServer} and reads the server's from {@code fromServer}, exactly as it does
  * a child's stdin and stdout, byte for byte.
  *
- * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump (a
- * virtual thread: a write that blocks for good keeps the session from ending, so give a stream
- * whose writes fail or return once the server is gone). {@link #awaitEnd} runs as a fork of
+ * <p>Threads and ownership: {@link #send} runs on the host's reader and {@link #endOfInput} on
+ * the client pump, a virtual thread: a write that blocks for good keeps the session from
+ * ending, so give a stream whose writes fail or return once the server is gone. {@link #awaitEnd} runs as a fork of
  * the session's scope. {@code fromServer} is read by an {@link OutputReader}, a daemon thread
  * {@code stretto-server-output-<name>} outside the scope, which ends when the stream ends,
  * fails or is closed (a {@link java.nio.channels.Channels} stream of a pipe is unblocked by
@@ -80,15 +80,34 @@ public final class StreamUpstream implements Upstream {
 
     @Override
     public void send(Line line) {
+        send(line, false);
+    }
+
+    @Override
+    public void send(Line line, boolean more) {
+        write(line, !more);
+    }
+
+    @Override
+    public void flush() {
+        write(null, true);
+    }
+
+    // Writes the line (if any) to the server's input, and flushes it if asked.
+    private void write(Line line, boolean flush) {
         if (inputBroken.get()) {
             return;
         }
         try {
-            line.writeTo(toServer);
-            if (line.terminated()) {
-                toServer.write('\n');
+            if (line != null) {
+                line.writeTo(toServer);
+                if (line.terminated()) {
+                    toServer.write('\n');
+                }
             }
-            toServer.flush();
+            if (flush) {
+                toServer.flush();
+            }
         } catch (IOException e) {
             // The server closed its input: what it can no longer read is dropped, and the
             // session ends when its output does. (A channel's stream is closed by the interrupt
