@@ -59,7 +59,6 @@ public final class ChildProcessUpstream implements Upstream {
     private final ShutdownTimings timings;
     private final ChildReaper subreaper;
     private final AtomicBoolean ladderStarted = new AtomicBoolean();
-    private final AtomicBoolean inputBroken = new AtomicBoolean();
     // Set once by start(), before any other method runs.
     private Process process;
     private ProcessTree tree;
@@ -67,6 +66,7 @@ public final class ChildProcessUpstream implements Upstream {
     private StderrDrain stderr;
     // Client pump only.
     private OutputStream stdin;
+    private ServerInput input;
 
     /**
      * A child that will run {@code command}.
@@ -113,6 +113,8 @@ public final class ChildProcessUpstream implements Upstream {
         this.tree = new ProcessTree(process.toHandle(), subreaper);
         // Lines that follow one another at once go out in large writes (see send(Line, boolean)).
         this.stdin = new BufferedOutputStream(process.getOutputStream(), 64 * 1024);
+        this.input = new ServerInput(stdin, e -> Logger.warn(
+                "the server no longer reads its input; the host's messages are not delivered"));
         // A read that fails means the pipe broke under it (the child was destroyed): its output is over.
         this.output = OutputReader.start(process.getInputStream(), toHost, "stretto-server-stdout-" + process.pid());
     }
@@ -171,36 +173,12 @@ public final class ChildProcessUpstream implements Upstream {
 
     @Override
     public void send(Line line, boolean more) {
-        write(line, !more);
+        input.write(line, !more);
     }
 
     @Override
     public void flush() {
-        write(null, true);
-    }
-
-    // Writes the line (if any) to the child's stdin, and flushes it if asked.
-    private void write(Line line, boolean flush) {
-        if (inputBroken.get()) {
-            return;
-        }
-        try {
-            if (line != null) {
-                line.writeTo(stdin);
-                if (line.terminated()) {
-                    stdin.write('\n');
-                }
-            }
-            if (flush) {
-                stdin.flush();
-            }
-        } catch (IOException e) {
-            // The server closed its stdin or exited: what it can no longer read is dropped,
-            // and the session ends when its output does.
-            if (inputBroken.compareAndSet(false, true)) {
-                Logger.warn("the server no longer reads its input; the host's messages are not delivered");
-            }
-        }
+        input.write(null, true);
     }
 
     @Override

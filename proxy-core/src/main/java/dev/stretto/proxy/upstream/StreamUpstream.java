@@ -12,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.tinylog.Logger;
 
 /**
@@ -42,7 +41,7 @@ public final class StreamUpstream implements Upstream {
     private final InputStream fromServer;
     private final OutputStream toServer;
     private final ShutdownTimings timings;
-    private final AtomicBoolean inputBroken = new AtomicBoolean();
+    private final ServerInput input;
     private final CompletableFuture<Void> inputEnded = new CompletableFuture<>();
     // Set once the proxy closes fromServer itself: a read that fails then is no news.
     private volatile boolean closing;
@@ -62,6 +61,7 @@ public final class StreamUpstream implements Upstream {
         this.name = Objects.requireNonNull(name, "name");
         this.fromServer = Objects.requireNonNull(fromServer, "fromServer");
         this.toServer = Objects.requireNonNull(toServer, "toServer");
+        this.input = new ServerInput(toServer, this::inputBroken);
         this.timings = Objects.requireNonNull(timings, "timings");
     }
 
@@ -85,38 +85,21 @@ public final class StreamUpstream implements Upstream {
 
     @Override
     public void send(Line line, boolean more) {
-        write(line, !more);
+        input.write(line, !more);
     }
 
     @Override
     public void flush() {
-        write(null, true);
+        input.write(null, true);
     }
 
-    // Writes the line (if any) to the server's input, and flushes it if asked.
-    private void write(Line line, boolean flush) {
-        if (inputBroken.get()) {
-            return;
-        }
-        try {
-            if (line != null) {
-                line.writeTo(toServer);
-                if (line.terminated()) {
-                    toServer.write('\n');
-                }
-            }
-            if (flush) {
-                toServer.flush();
-            }
-        } catch (IOException e) {
-            // The server closed its input: what it can no longer read is dropped, and the
-            // session ends when its output does. (A channel's stream is closed by the interrupt
-            // of a thread writing to it: the session is ending then, which is no news.)
-            boolean ending = closing || e instanceof ClosedByInterruptException || Thread.currentThread().isInterrupted();
-            if (inputBroken.compareAndSet(false, true) && !ending) {
-                Logger.warn("the in-process server {} no longer reads its input ({}); the host's messages are not"
-                        + " delivered", name, e.getMessage());
-            }
+    // The first write that failed. (A channel's stream is closed by the interrupt of a thread
+    // writing to it: the session is ending then, which is no news.)
+    private void inputBroken(IOException e) {
+        boolean ending = closing || e instanceof ClosedByInterruptException || Thread.currentThread().isInterrupted();
+        if (!ending) {
+            Logger.warn("the in-process server {} no longer reads its input ({}); the host's messages are not"
+                    + " delivered", name, e.getMessage());
         }
     }
 
