@@ -105,6 +105,37 @@ class ActiveModeIT {
         }
     }
 
+    /**
+     * The README's worked example, as written (its directory moved into the test's), run twice
+     * as a user trying it runs it again: each run shows one session, its conversation once and
+     * its three cancellations.
+     */
+    @Test
+    void theReadmesWorkedExampleRunsAsWrittenAndAgain() throws Exception {
+        String readme = Files.readString(Repo.root().resolve("README.md"));
+        int at = readme.indexOf("A worked example on the demo's retail world");
+        int start = readme.indexOf("```sh\n", at) + "```sh\n".length();
+        String script = readme.substring(start, readme.indexOf("\n```", start) + 1);
+        assertTrue(script.contains("/tmp/stretto-active"), script);
+        script = script.replace("/tmp/stretto-active", dir.resolve("example").toString());
+        for (int run = 1; run <= 2; run++) {
+            try (Proc p = Proc.start(List.of("sh", "-c", script), Repo.root(), Map.of())) {
+                p.closeStdin();
+                assertEquals(0, p.waitFor(), p.stderr());
+                String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+                assertFalse(p.stderr().contains("stretto:"), "run " + run + ": " + p.stderr());
+                assertEquals(1, out.lines().filter(l -> l.startsWith("session ")).count(), "run " + run + ":\n" + out);
+                assertEquals(1, out.lines().filter(l -> l.endsWith("user      I am c7@example.com. Please cancel order"
+                        + " #W7a, I found it cheaper elsewhere.")).count(), "run " + run + ":\n" + out);
+                assertTrue(out.lines().anyMatch(l -> l.matches("retail\\.cancel_reason +3 +2 +1 +0 +1")),
+                        "run " + run + ":\n" + out);
+                assertTrue(out.contains("\"text\":\"cancel_pending_order {\\\"order_id\\\":\\\"#W7a\\\",\\\"reason\\\":"
+                        + "\\\"ordered by mistake\\\"}:\\n{\\\"order_id\\\":\\\"#W7a\\\",\\\"status\\\":\\\"cancelled\\\"}\""),
+                        "run " + run + ": the commit's answer\n" + out);
+            }
+        }
+    }
+
     @Test
     void guardsWithoutAUsableDomainAreUsageErrors() throws Exception {
         try (Proc p = Proc.proxy(Map.of(), "--guards", "--", "cat")) {

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The launchers as an MCP host starts them: no shell, any directory, a symlink, a bare PATH. */
@@ -87,6 +88,58 @@ class LauncherIT {
                 String name = command.startsWith("stretto") ? command : "bin/" + command;
                 assertTrue(out.startsWith("Usage: " + name) || out.startsWith(name + " "), out);
                 assertEquals("", p.stderr());
+            }
+        }
+    }
+
+    /** Each help says how the command exits. */
+    @ParameterizedTest
+    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try", "test", "bench"})
+    void everyCommandsHelpStatesItsExitStatus(String command) throws Exception {
+        try (Proc p = Proc.start(List.of(Repo.bin(command), "--help"), tmp, Map.of())) {
+            assertEquals(0, p.waitFor(), p.stderr());
+            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+            assertTrue(out.contains("Exit status"), out);
+        }
+    }
+
+    /**
+     * bin/bench passed any argument to java: {@code --rounds 3} got the JVM's "Unrecognized
+     * option", {@code -Drounds=abc} and {@code -Dpart=bogus} ran the defaults without a word.
+     * Its options are checked before a JVM starts.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "-Drounds=3|unknown argument '-Drounds=3'",
+            "--rounds abc|--rounds takes a whole number from 1, not 'abc'",
+            "--calls 0|--calls takes a whole number from 1, not '0'",
+            "--only startup,bogus|--only takes some of startup,parallel,kib,mib,big,flow,learn,injvm, not 'bogus'",
+            "--against /nonexistent|--against /nonexistent: no bin/stretto-proxy there (give a checkout's directory)",
+            "--pings|--pings needs a value"})
+    void binBenchRefusesAnArgumentItDoesNotTakeWithAUsageError(String arguments, String message) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(Repo.bin("bench"), "--rounds", "1"));
+        command.addAll(List.of(arguments.split(" ")));
+        try (Proc p = Proc.start(command, tmp, Map.of())) {
+            assertEquals(2, p.waitFor(), p.stderr());
+            assertEquals("bin/bench: " + message + " (see bin/bench --help)\n", p.stderr());
+            assertEquals(0, p.stdoutBytes().length);
+        }
+    }
+
+    /** bin/test's help named integration-tests/npm/, which does not exist. */
+    @Test
+    void binTestsHelpNamesTheDirectoriesThatPinItsNpmPackages() throws Exception {
+        try (Proc p = Proc.start(List.of(Repo.bin("test"), "--help"), tmp, Map.of())) {
+            assertEquals(0, p.waitFor(), p.stderr());
+            String out = new String(p.stdoutBytes(), StandardCharsets.UTF_8);
+            java.util.regex.Matcher dirs = java.util.regex.Pattern.compile("integration-tests/[\\w-]+/").matcher(out);
+            List<String> named = new java.util.ArrayList<>();
+            while (dirs.find()) {
+                named.add(dirs.group());
+            }
+            assertEquals(List.of("integration-tests/reference-server/", "integration-tests/ts-host/"), named, out);
+            for (String dir : named) {
+                assertTrue(Files.isRegularFile(Repo.root().resolve(dir).resolve("package-lock.json")), dir);
             }
         }
     }

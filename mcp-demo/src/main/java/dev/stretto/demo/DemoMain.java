@@ -52,6 +52,10 @@ public final class DemoMain {
                                       exactly VALUE, else 401
               -h, --help              print this help
               -V, --version           print the version
+
+            Exit status: 0 once stdin has ended and every call is answered; 1 when stdin or
+            stdout fails, or the HTTP server cannot start; 2 for a usage error (one line on
+            stderr). With --http it serves until killed: 143 for SIGTERM, 130 for SIGINT.
             """.formatted(DemoOptions.USAGE);
 
     /** How long a GET stream stays open while its session lives. */

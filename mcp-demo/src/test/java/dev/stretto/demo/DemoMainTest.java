@@ -40,7 +40,8 @@ class DemoMainTest {
     void helpGoesToStdoutAndNamesEveryOption() {
         assertEquals(0, run("", "--help"));
         for (String option : List.of("--world echo|retail", "--hide TOOL", "--hint TOOL=false", "--hint TOOL=none",
-                "--http ADDR", "--require-auth VALUE", "serves until killed", "--version")) {
+                "--http ADDR", "--require-auth VALUE", "serves until killed", "--version",
+                "Exit status: 0 once stdin has ended", "2 for a usage error")) {
             assertTrue(stdout().contains(option), option);
         }
         assertEquals("", stderr());

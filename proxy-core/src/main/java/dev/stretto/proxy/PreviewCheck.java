@@ -2,8 +2,9 @@ package dev.stretto.proxy;
 
 /**
  * Whether this JVM can run a session, checked before a session creates anything. Each session
- * is a {@code StructuredTaskScope}, a preview API in Java 25: the one class that uses it
- * ({@code session.Session}) is marked as needing preview features, and loading it fails in a
+ * is a {@code StructuredTaskScope}, a preview API in Java 25: the classes that use it ({@code
+ * session.Session}, and its {@code TaskForks}, which nest scopes in the session's) are marked
+ * as needing preview features, and loading {@code Session}, the first of them, fails in a
  * JVM started without {@code --enable-preview}, or in any JDK other than 25 (a class built
  * with one release's preview features runs on that release only; JDK 26 changes the API).
  *

@@ -27,7 +27,8 @@ import java.util.Objects;
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
  * @param active     active mode (guards, the commit tool, the conversation file, a served
- *                   flow), or null for passive mode, which only forwards and records
+ *                   flow, the confirmation judge), or null for passive mode, which only forwards
+ *                   and records; a program sets it with {@link Builder#active(ActiveSettings)}
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
@@ -136,7 +137,22 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
-        /** Active mode; null (the default) for passive mode. */
+        /**
+         * Active mode: guards, the commit tool, the conversation file (see {@link ActiveSettings});
+         * null (the default) for passive mode. Replaces active mode given before.
+         */
+        public Builder active(ActiveSettings settings) {
+            this.active = settings == null ? null : settings.mode();
+            return this;
+        }
+
+        /**
+         * Active mode in the internal form the project's own commands build, with what {@link
+         * ActiveSettings} does not offer: a served flow, the oracle, the confirmation judge.
+         * {@code ActiveMode} is not exported by the module, so only a program on the class path
+         * can call this; one on the module path uses {@link #active(ActiveSettings)}. Null for
+         * passive mode.
+         */
         public Builder active(ActiveMode active) {
             this.active = active;
             return this;

@@ -25,8 +25,9 @@
  * preview API in Java 25. Without the flag, {@link dev.stretto.proxy.Proxy#run} throws a
  * {@link dev.stretto.proxy.ProxyStartException} that says so, before it creates anything. A
  * class built with Java 25's preview features runs on Java 25 only, and JDK 26 changes the
- * API: a later JDK needs a build of proxy-core for it. Only the class that opens the scope is
- * marked as using preview features; everything else, trace-reader included, loads anywhere.
+ * API: a later JDK needs a build of proxy-core for it. Only the internal classes that open
+ * scopes are marked as using preview features; everything else, trace-reader included, loads
+ * anywhere.
  *
  * <h2>API and internals</h2>
  * This package is the API, with trace-reader's {@code dev.stretto.trace.*} packages, whose log
@@ -35,10 +36,12 @@
  * Every package below it ({@code session}, {@code upstream}, {@code record}, {@code http},
  * {@code io}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
  * {@code math}) is internal: public only so that the project's own commands can use it, not
- * exported by the module ({@code dev.stretto.proxy}), and free to change. Active mode
- * ({@link dev.stretto.proxy.ProxyConfig.Builder#active}) takes an {@code active.ActiveMode}
- * and {@code guard.Guards}, which the module does not export yet: on the module path, sessions
- * are passive; on the class path everything is reachable.
+ * exported by the module ({@code dev.stretto.proxy}), and free to change. Active mode (policy
+ * guards, {@code stretto_commit}, the conversation file) is switched on with {@link
+ * dev.stretto.proxy.ActiveSettings}, on the module path as on the class path. A served flow,
+ * the System-One oracle and the confirmation judge have no exported settings: a program on
+ * the class path configures them with the internal {@code active.ActiveMode}; one on the
+ * module path cannot.
  *
  * <h2>Threads</h2>
  * Nothing here keeps static state, reads environment variables or {@code System.in}, or calls

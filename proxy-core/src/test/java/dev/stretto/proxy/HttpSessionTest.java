@@ -21,6 +21,9 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -152,5 +155,91 @@ class HttpSessionTest {
         }
         assertEquals(List.of("client", "proxy"), from);
         assertTrue(lines.get(2).endsWith(",\"from\":\"proxy\",\"message\":" + answer + "}"), lines.get(2));
+    }
+
+    /**
+     * architecture.md, invariant 10: every thread a session starts belongs to its scope, so that
+     * the session's end provably ends them all. An HTTP exchange used to run on a virtual thread
+     * of its own, started and tracked by hand; it runs in a scope nested in the session's.
+     */
+    @Test
+    void anHttpExchangeInFlightRunsInsideTheSessionsScope(@TempDir Path tmp) throws Exception {
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/mcp", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            if (!exchange.getRequestMethod().equals("POST")) {
+                exchange.sendResponseHeaders(405, -1);
+                exchange.close();
+                return;
+            }
+            arrived.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+        try {
+            ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Http.of(
+                    URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"))).build();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            FutureTask<SessionResult> session = new FutureTask<>(() -> Proxy.run(config, new ByteArrayInputStream(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".getBytes(StandardCharsets.UTF_8)), out));
+            Thread.ofVirtual().start(session);
+            assertTrue(arrived.await(20, TimeUnit.SECONDS), "the request did not reach the server");
+
+            List<String> containers = containersOfThreadsRunning("dev.stretto.proxy.http.PostExchange.run", tmp);
+            release.countDown();
+            assertEquals(0, session.get(20, TimeUnit.SECONDS).exitStatus());
+            assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n", out.toString(StandardCharsets.UTF_8));
+
+            assertEquals(1, containers.size(), "one exchange in flight: " + containers);
+            assertTrue(containers.getFirst().contains(" < stretto-session-"),
+                    "the exchange's thread container and its parents: " + containers.getFirst());
+        } finally {
+            release.countDown();
+            server.stop(0);
+        }
+    }
+
+    /**
+     * For each thread whose stack holds {@code frame}, its thread container and the containers
+     * above it ({@code name < parent < ...}), from a thread dump of this JVM.
+     */
+    private static List<String> containersOfThreadsRunning(String frame, Path tmp) throws Exception {
+        Path dump = tmp.resolve("threads.json");
+        java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                .dumpThreads(dump.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+        JsonNode all = JSON.readTree(dump.toFile()).path("threadDump").path("threadContainers");
+        java.util.Map<String, String> parents = new java.util.HashMap<>();
+        all.forEach(c -> parents.put(c.path("container").asText(), c.path("parent").isNull() ? null
+                : c.path("parent").asText()));
+        List<String> found = new ArrayList<>();
+        for (JsonNode c : all) {
+            for (JsonNode t : c.path("threads")) {
+                boolean running = false;
+                for (JsonNode f : t.path("stack")) {
+                    running |= f.asText().contains(frame + "(");
+                }
+                if (running) {
+                    StringBuilder chain = new StringBuilder(t.path("name").asText());
+                    for (String at = c.path("container").asText(); at != null; at = parents.get(at)) {
+                        chain.append(" < ").append(at);
+                    }
+                    found.add(chain.toString());
+                }
+            }
+        }
+        return found;
     }
 }

@@ -19,7 +19,8 @@ import java.util.Optional;
  * {@code stretto guards}: each recorded session's writes replayed through its domain's guards.
  * As text: per write, each rule's verdict and reason, then a table of how many writes each
  * rule checked, passed, failed, could not decide, and would have refused. With {@code --json}:
- * one object per write holding the verdict objects.
+ * one object per write holding the verdict objects, and a session whose domain has no guards
+ * named on stderr instead.
  */
 final class GuardsReport {
 
@@ -27,13 +28,15 @@ final class GuardsReport {
     private static final boolean[] RIGHT = {false, true, true, true, true, true};
 
     private final PrintStream out;
+    private final PrintStream err;
     private final boolean json;
     /** Per rule id: writes checked, passes, failures, unknowns; in the order domains and rules come. */
     private final Map<String, int[]> counts = new LinkedHashMap<>();
     private final Map<String, Rule> rules = new LinkedHashMap<>();
 
-    GuardsReport(PrintStream out, boolean json) {
+    GuardsReport(PrintStream out, PrintStream err, boolean json) {
         this.out = out;
+        this.err = err;
         this.json = json;
     }
 
@@ -46,9 +49,12 @@ final class GuardsReport {
         String name = domain != null ? domain : log.header().domain();
         Optional<Guards> guards = name == null ? Optional.empty() : Guards.forDomain(name);
         if (guards.isEmpty()) {
-            if (!json) {
-                out.println(log.session() + ": " + (name == null ? "the log names no domain" : "no guards for " + name)
-                        + "; give --domain " + Guards.domainNames());
+            String why = log.session() + ": " + (name == null ? "the log names no domain" : "no guards for " + name)
+                    + "; give --domain " + Guards.domainNames();
+            if (json) {
+                err.println("stretto: " + why + " (skipped)");
+            } else {
+                out.println(why);
                 out.println();
             }
             return;

@@ -48,6 +48,24 @@ final class LogFiles {
     }
 
     /**
+     * Reads the logs directly in {@code dir}, skipping and naming those that cannot be read. A
+     * directory with none says so on stderr, with how many its subdirectories hold: those are
+     * read only when named, so a command given the record directory above them does not end
+     * with nothing and no word of why.
+     *
+     * @throws IOException when there were logs and none could be read
+     */
+    List<SessionLog> readDirectly(Path dir) throws IOException {
+        List<Path> files = SessionLog.logFiles(dir);
+        if (files.isEmpty()) {
+            int below = SessionLog.logFilesRecursively(dir).size();
+            err.println("stretto: " + dir + ": no session logs directly in it" + (below == 0 ? ""
+                    : "; its subdirectories hold " + below + ", read only when named (" + dir.resolve("*") + ")"));
+        }
+        return readEach(dir, files);
+    }
+
+    /**
      * Reads the logs of a directory ({@code files}, as listed from {@code dir}), skipping and
      * naming those that cannot be read.
      *

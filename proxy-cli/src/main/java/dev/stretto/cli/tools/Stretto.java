@@ -95,6 +95,9 @@ public final class Stretto {
               stretto episode --tau2 ~/.stretto/logs/orders > runs.jsonl
               stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
+            show, episode, manifest, sessions and guards exit as below; learn, promote,
+            export-answers, import-answers, flow, flow-show and evaluate say how in their
+            --help.
             """ + EXIT_CODES;
 
     private static final String SHOW_HELP = """
@@ -425,7 +428,7 @@ public final class Stretto {
                     throw new UsageException(command, "no guards for " + domain + " (domains with guards: "
                             + Guards.domainNames() + ")");
                 }
-                GuardsReport report = new GuardsReport(out, a.has("--json"));
+                GuardsReport report = new GuardsReport(out, err, a.has("--json"));
                 for (SessionLog log : readAll(files, a.operands())) {
                     report.session(log, domain);
                 }
@@ -515,7 +518,7 @@ public final class Stretto {
         for (String o : operands) {
             Path p = Path.of(o);
             if (Files.isDirectory(p)) {
-                logs.addAll(files.readEach(p, SessionLog.logFiles(p)));
+                logs.addAll(files.readDirectly(p));
             } else {
                 logs.add(files.read(p));
             }

@@ -177,7 +177,8 @@ class StrettoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"show", "episode", "manifest", "sessions", "flow"})
+    @ValueSource(strings = {"show", "episode", "manifest", "sessions", "guards", "learn", "promote", "export-answers",
+            "import-answers", "flow", "flow-show", "evaluate"})
     void everySubcommandHasHelp(String command) {
         Run r = run(command, "--help");
         assertEquals(0, r.status());
@@ -197,6 +198,10 @@ class StrettoTest {
         assertEquals(version, run("-V"));
         assertTrue(help.out().contains("-V, --version"), help.out());
         assertTrue(help.out().contains("Examples:\n  stretto sessions "), help.out());
+        // Its exit statuses are the log commands'; the others have their own.
+        assertTrue(help.out().contains("show, episode, manifest, sessions and guards exit as below; learn, promote,\n"
+                + "export-answers, import-answers, flow, flow-show and evaluate say how in their\n--help.\nExit status:\n"),
+                help.out());
     }
 
     @ParameterizedTest
@@ -373,6 +378,28 @@ class StrettoTest {
                 + "\"retail.status_checked\":{\"verdict\":\"pass\"},\"retail.pending\":{\"verdict\":\"pass\"},"
                 + "\"retail.cancel_reason\":{\"verdict\":\"pass\"},\"retail.confirmed\":{\"verdict\":\"pass\"}}}"
                 + System.lineSeparator(), r.out());
+    }
+
+    @Test
+    void guardsJsonNamesASessionWithoutGuardsOnStderr() {
+        Run r = run("guards", "--json", fixture("home/logs/shop/20260928T020400.548Z-14457.jsonl"));
+        assertEquals(new Run(0, "", "stretto: 20260928T020400.548Z-14457: no guards for shop; give --domain retail or"
+                + " airline (skipped)" + System.lineSeparator()), r);
+    }
+
+    /** A directory is read one level deep: given the record directory above the logs, it says so. */
+    @Test
+    void aDirectoryWithLogsOnlyInItsSubdirectoriesSaysSo(@TempDir Path tmp) throws IOException {
+        Path dir = Fixtures.file("home/logs");
+        for (String command : List.of("guards", "episode", "manifest")) {
+            Run r = run(command, dir.toString());
+            assertEquals(0, r.status(), command);
+            assertEquals("stretto: " + dir + ": no session logs directly in it; its subdirectories hold 7, read only"
+                    + " when named (" + dir + "/*)" + System.lineSeparator(), r.err(), command);
+        }
+        Run empty = run("guards", tmp.toString());
+        assertEquals(new Run(0, "", "stretto: " + tmp + ": no session logs directly in it" + System.lineSeparator()),
+                empty);
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,8 +29,9 @@ import org.tinylog.Logger;
  * The server end of a session that is a Streamable HTTP endpoint ({@code --upstream URL}),
  * for the MCP revisions 2025-06-18 and 2025-11-25.
  *
- * <p>Each line from the host is POSTed to the endpoint on its own virtual thread, so the
- * host's parallel calls are parallel upstream and {@link #send} returns at once. The answer
+ * <p>Each line from the host is POSTed to the endpoint in an exchange of its own, run by the
+ * session's work executor (a fork of a scope nested in the session's), so the host's parallel
+ * calls are parallel upstream and {@link #send} returns at once. The answer
  * comes back to the host as lines: nothing for a 202, the JSON body as one line, or each
  * event of an event stream as it arrives. The {@code Mcp-Session-Id} of the initialize answer
  * and the negotiated {@code MCP-Protocol-Version} go on every later request. Once the server
@@ -44,9 +46,13 @@ import org.tinylog.Logger;
  *
  * <p>Threads and ownership: {@code start} runs on the session's thread, {@code send} and
  * {@code endOfInput} on the host's reader and the client pump, one after the other (in active
- * mode, the actor's server writer); each
- * exchange on a virtual thread of its own; the GET stream on the companion fork; {@code
- * awaitEnd} on its fork. Shared state lives in thread-safe holders ({@link SessionState},
+ * mode, the actor's server writer); each exchange, and the DELETE that ends the session, in a
+ * fork of the session's work scope (the executor {@code start} gets); the GET stream on the
+ * companion fork; {@code awaitEnd} on its fork. So every thread of the upstream belongs to the
+ * session's scope and ends with it; the threads of exchanges under way are also kept in a set,
+ * to interrupt them when the drain timeout gives up on them or the upstream is aborted. The JDK
+ * client's own threads (its selector, the tasks it runs on its executor) are the client's,
+ * ended by {@code shutdownNow} when the session ends. Shared state lives in thread-safe holders ({@link SessionState},
  * {@link PendingRequests}, {@link InFlight}); {@code gate} is written by the thread that
  * sends only.
  */
@@ -83,6 +89,7 @@ public final class HttpUpstream implements Upstream {
     private volatile boolean cancelled;
     // Set by start.
     private volatile Link link;
+    private volatile Executor work;
     private volatile EventStream eventStream;
     // Client pump only: completes once the latest initialize has its answer (the session's headers)
     // and the latest notifications/initialized was delivered; later messages wait for it.
@@ -178,8 +185,9 @@ public final class HttpUpstream implements Upstream {
     }
 
     @Override
-    public void start(ServerLineSink toHost) throws IOException {
+    public void start(ServerLineSink toHost, Executor work) throws IOException {
         Objects.requireNonNull(toHost, "toHost");
+        this.work = Objects.requireNonNull(work, "work");
         if (link != null) {
             throw new IllegalStateException("the HTTP upstream was started already");
         }
@@ -218,7 +226,7 @@ public final class HttpUpstream implements Upstream {
         link = l;
     }
 
-    /** POSTs the line on a virtual thread of its own and returns at once. */
+    /** POSTs the line in an exchange of its own and returns at once. */
     @Override
     public void send(byte[] line, boolean newline) {
         Link l = started();
@@ -293,7 +301,7 @@ public final class HttpUpstream implements Upstream {
     private void launch(PostExchange exchange, CompletableFuture<Void> done) {
         inFlight.enter();
         try {
-            Thread.ofVirtual().name("stretto-http-post-", 0).start(() -> {
+            work.execute(() -> {
                 Thread self = Thread.currentThread();
                 exchanges.add(self);
                 try {
@@ -376,7 +384,7 @@ public final class HttpUpstream implements Upstream {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted");
             }
-        }, command -> Thread.ofVirtual().name("stretto-http-delete").start(command));
+        }, work);
         try {
             int status = delete.get(wait.toNanos(), TimeUnit.NANOSECONDS);
             if (status != 405 && status != 404 && (status < 200 || status > 299)) {

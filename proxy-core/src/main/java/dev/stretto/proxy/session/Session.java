@@ -29,6 +29,8 @@ import org.tinylog.Logger;
  * <li>the upstream's end ({@link Upstream#awaitEnd()}); once it returns and every line the
  * upstream delivered has been passed on ({@link ServerLines}), the session ends;</li>
  * <li>the upstream's companions (the HTTP GET stream), if any;</li>
+ * <li>the upstream's work: a {@link TaskForks} whose nested scope runs what the upstream hands
+ * off (each HTTP exchange);</li>
  * <li>the log writer, if the session is recorded or listened to.</li>
  * </ul>
  * Outside the scope, each for a pipe that cannot be interrupted: the host's input is read by
@@ -86,6 +88,7 @@ public final class Session {
     private final Duration hostStall;
     // Passive mode: set by run(), with the host's output.
     private ServerLines serverLines;
+    private final TaskForks upstreamWork;
     // Active mode: null in passive mode.
     private final ActiveSession active;
 
@@ -115,6 +118,7 @@ public final class Session {
                    HostInput hostIn, OutputStream hostOut, Duration hostStall, ActiveSession active) {
         this.name = name;
         this.upstream = upstream;
+        this.upstreamWork = new TaskForks(name + "-upstream");
         this.gate = new ForwardGate(recorder);
         this.recorderLoop = recorderLoop;
         this.hostIn = hostIn;
@@ -184,7 +188,7 @@ public final class Session {
     private void startUpstream() throws IOException {
         try {
             // Active mode: the server's lines go to the actor.
-            upstream.start(active != null ? active.serverSink() : serverLines);
+            upstream.start(active != null ? active.serverSink() : serverLines, upstreamWork);
         } catch (IOException | RuntimeException e) {
             upstream.abort();
             throw e;
@@ -226,6 +230,7 @@ public final class Session {
                         others.add(scope.fork(() -> loop.call()));
                     }
                 }
+                others.add(scope.fork(() -> upstreamWork.call()));
                 for (Callable<Void> companion : upstream.companions()) {
                     others.add(scope.fork(() -> companion.call()));
                 }

@@ -2,22 +2,26 @@ package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.active.ActiveSession;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
 
 /**
- * Where the active-mode actor's slow work runs (a question to a remote model): in forks of a
- * scope nested in this fork of the session's scope, since only a scope's owner may fork into
- * it. The actor hands tasks over with {@link #fork}, which never blocks; this loop forks each.
+ * Where work a session's parts hand off runs: the active-mode actor's slow work (a question to
+ * a remote model) and the upstream's own (each HTTP exchange). It runs in forks of a scope
+ * nested in this fork of the session's scope, since only a scope's owner may fork into it. The
+ * actor hands tasks over with {@link #fork}, the upstream with {@link #execute}; neither
+ * blocks, and this loop forks each.
  * When the session ends and interrupts the loop, the nested scope is cancelled, which
  * interrupts the tasks still running, and closed once they have returned.
  *
- * <p>Queue policy: unbounded, because the actor must never wait here; what bounds it is the
- * actor's own budget of slow work (one task per question, and questions are counted).
+ * <p>Queue policy: unbounded, because neither the actor nor the upstream's caller may wait
+ * here; what bounds it is their own: the actor's budget of slow work (one task per question,
+ * and questions are counted), and for an HTTP upstream the host's requests, one exchange each.
  */
-final class TaskForks implements Callable<Void>, ActiveSession.Forker {
+final class TaskForks implements Callable<Void>, ActiveSession.Forker, Executor {
     private final String name;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     // Read by the joiner on the threads of finished tasks.
@@ -30,6 +34,11 @@ final class TaskForks implements Callable<Void>, ActiveSession.Forker {
     @Override
     public void fork(Runnable task) {
         tasks.add(task);
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        fork(task);
     }
 
     @Override

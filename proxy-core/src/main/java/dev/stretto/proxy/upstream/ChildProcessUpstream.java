@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -85,7 +86,7 @@ public final class ChildProcessUpstream implements Upstream {
     }
 
     @Override
-    public void start(ServerLineSink toHost) throws IOException {
+    public void start(ServerLineSink toHost, Executor work) throws IOException {
         List<String> argv = command.argv();
         ProcessBuilder pb = new ProcessBuilder(argv)
                 .redirectInput(ProcessBuilder.Redirect.PIPE)

@@ -10,6 +10,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.tinylog.Logger;
@@ -66,7 +67,7 @@ public final class StreamUpstream implements Upstream {
     }
 
     @Override
-    public void start(ServerLineSink toHost) {
+    public void start(ServerLineSink toHost, Executor work) {
         if (output != null) {
             throw new IllegalStateException("the in-process server " + name + " was started already");
         }

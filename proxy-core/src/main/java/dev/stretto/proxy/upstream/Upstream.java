@@ -4,6 +4,7 @@ import dev.stretto.proxy.io.Line;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
 
 /**
  * The server end of one session: a child process on stdio, a Streamable HTTP endpoint, or a
@@ -25,9 +26,14 @@ public interface Upstream {
      * Connects the server to the session: starts the child, or prepares the HTTP client.
      * Lines the server sends from now on go to {@code toHost}.
      *
+     * @param toHost where the server's lines go
+     * @param work   where the upstream runs work of its own that must not hold up its caller
+     *               (each HTTP exchange): the session runs each task in a fork of a scope
+     *               nested in its own, so that the session's end ends it; {@code execute}
+     *               never blocks
      * @throws UpstreamStartException when the server cannot be started or reached at all
      */
-    void start(ServerLineSink toHost) throws IOException;
+    void start(ServerLineSink toHost, Executor work) throws IOException;
 
     /**
      * Passes one line from the host to the server.

@@ -25,7 +25,7 @@ final class FakeServer implements Upstream {
     private volatile CountDownLatch stalled;
 
     @Override
-    public void start(ServerLineSink toHost) {
+    public void start(ServerLineSink toHost, java.util.concurrent.Executor work) {
         sink.complete(toHost);
     }
 

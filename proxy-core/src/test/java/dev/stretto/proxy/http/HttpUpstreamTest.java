@@ -43,6 +43,9 @@ class HttpUpstreamTest {
     private static final String LOG = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
             + "\"params\":{\"level\":\"info\",\"data\":\"calling\"}}";
 
+    /** Without a session around it, each exchange runs on a virtual thread of its own. */
+    private static final java.util.concurrent.Executor WORK = task -> Thread.ofVirtual().start(task);
+
     private FakeMcpServer server;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> warnings = new LinkedBlockingQueue<>();
@@ -68,7 +71,7 @@ class HttpUpstreamTest {
         upstream.start((line, newline) -> {
             assertTrue(newline, "every line to the host ends in a newline");
             lines.add(new String(line, StandardCharsets.UTF_8));
-        });
+        }, WORK);
         return upstream;
     }
 
@@ -340,7 +343,7 @@ class HttpUpstreamTest {
             public void proxyLine(byte[] line, boolean newline) {
                 tagged.add("proxy " + new String(line, StandardCharsets.UTF_8));
             }
-        });
+        }, WORK);
         send(INIT);
         assertEquals("server " + INIT_RESULT, tagged.poll(10, TimeUnit.SECONDS));
         send("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"tools/list\"}");

@@ -49,7 +49,7 @@ class SessionTest {
         ServerLineSink sink;
 
         @Override
-        public void start(ServerLineSink toHost) {
+        public void start(ServerLineSink toHost, java.util.concurrent.Executor work) {
             sink = toHost;
         }
 

@@ -19,11 +19,16 @@ import org.junit.jupiter.api.Test;
 class ChildProcessUpstreamTest {
     private static final ShutdownTimings QUICK = new ShutdownTimings(Duration.ofMillis(200), Duration.ofMillis(200));
 
+    /** A child's output is read by a thread of the upstream's own: it hands off no work. */
+    private static final java.util.concurrent.Executor NO_WORK = task -> {
+        throw new AssertionError("a child server's upstream handed off work");
+    };
+
     private final BlockingQueue<String> fromServer = new LinkedBlockingQueue<>();
 
     private ChildProcessUpstream start(String script) throws Exception {
         ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("sh", "-c", script), "/usr/bin:/bin", QUICK, new ChildReaper());
-        up.start((line, newline) -> fromServer.add(new String(line, StandardCharsets.UTF_8)));
+        up.start((line, newline) -> fromServer.add(new String(line, StandardCharsets.UTF_8)), NO_WORK);
         return up;
     }
 
@@ -116,7 +121,7 @@ class ChildProcessUpstreamTest {
         ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("stretto-no-such-server", "--x"),
                 "/nowhere/bin:/also/not", QUICK, new ChildReaper());
         UpstreamStartException e = assertThrows(UpstreamStartException.class, () -> up.start((l, n) -> {
-        }));
+        }, NO_WORK));
         assertEquals("cannot start the server: command not found: stretto-no-such-server"
                 + " (searched PATH=/nowhere/bin:/also/not)", e.getMessage());
     }
@@ -125,7 +130,7 @@ class ChildProcessUpstreamTest {
     void aMissingPathIsNamedAsAFile() {
         ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("/nowhere/server"), "/bin", QUICK, new ChildReaper());
         UpstreamStartException e = assertThrows(UpstreamStartException.class, () -> up.start((l, n) -> {
-        }));
+        }, NO_WORK));
         assertEquals("cannot start the server: no such file: /nowhere/server", e.getMessage());
     }
 }

@@ -15,12 +15,16 @@ import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.log.LogEntry;
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
@@ -65,9 +69,7 @@ class HarnessExampleTest {
      */
     @Test
     void aHarnessOnTheModulePathGetsTheApiButNotTheInternals(@TempDir Path tmp) throws Exception {
-        String modulePath = Stream.of(Proxy.class, LogEntry.class, ObjectMapper.class, JsonParser.class,
-                        JsonProperty.class, Logger.class)
-                .map(HarnessExampleTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
+        String modulePath = modulePath();
         Path src = tmp.resolve("src");
         Files.createDirectories(src.resolve("h"));
         Files.writeString(src.resolve("module-info.java"), "module h { requires dev.stretto.proxy; }");
@@ -96,11 +98,79 @@ class HarnessExampleTest {
         assertTrue(errors.contains("package dev.stretto.proxy.session is not visible"), errors);
     }
 
-    private static String compile(String modulePath, Path tmp, Path... sources) throws IOException {
+    /**
+     * Active mode is configured through the API package ({@code ActiveSettings}), so a harness on
+     * the module path can switch it on: here its guards refuse a cancellation by an agent nobody
+     * authenticated, in a JVM of its own that runs the harness as a named module.
+     */
+    @Test
+    void aHarnessOnTheModulePathSwitchesOnActiveModeAndItsGuardsRefuseACall(@TempDir Path tmp) throws Exception {
+        String modulePath = modulePath();
+        Path src = tmp.resolve("src");
+        Files.createDirectories(src.resolve("h"));
+        Files.writeString(src.resolve("module-info.java"), "module h { requires dev.stretto.proxy; }");
+        Files.writeString(src.resolve("h/Guarded.java"), """
+                package h;
+                import dev.stretto.proxy.ActiveSettings;
+                import dev.stretto.proxy.Proxy;
+                import dev.stretto.proxy.ProxyConfig;
+                import dev.stretto.proxy.SessionResult;
+                import dev.stretto.proxy.UpstreamSpec;
+                public class Guarded {
+                    public static void main(String[] args) throws Exception {
+                        // The agent's side: this JVM's stdin and stdout.
+                        SessionResult result = Proxy.run(ProxyConfig.builder(UpstreamSpec.Command.of("cat"))
+                                .domain("retail")
+                                .active(ActiveSettings.builder().guards("retail").commit(true).build())
+                                .build(), System.in, System.out);
+                        System.out.println("exit " + result.exitStatus() + ", " + result.lines());
+                    }
+                }
+                """);
+        Path out = tmp.resolve("out");
+        assertEquals("", compile(modulePath, tmp, src.resolve("module-info.java"), src.resolve("h/Guarded.java")));
+
+        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "--enable-preview",
+                "--module-path", modulePath + File.pathSeparator + out, "-m", "h/h.Guarded")
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        try {
+            try (OutputStream agent = p.getOutputStream()) {
+                agent.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+                        + "\"cancel_pending_order\",\"arguments\":{\"order_id\":\"#W1a\",\"reason\":"
+                        + "\"no longer needed\"}}}\nnot json\n").getBytes(StandardCharsets.UTF_8));
+            }
+            String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the harness did not end");
+            assertEquals("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":\"Refused by the policy"
+                    + " check, so cancel_pending_order was not run and nothing changed: the user has not been authenticated"
+                    + " by email or by name and zip code (policy check retail.authenticated); the order's status was not"
+                    + " checked first (policy check retail.status_checked).\",\"type\":\"text\"}],\"isError\":true}}\n"
+                    + "not json\n"
+                    + "exit 0, LineCounts[fromClient=2, fromServer=1, fromProxy=1, fromContext=0]\n", stdout);
+            assertEquals(0, p.exitValue());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    static String modulePath() {
+        return Stream.of(Proxy.class, LogEntry.class, ObjectMapper.class, JsonParser.class, JsonProperty.class,
+                        Logger.class)
+                .map(HarnessExampleTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
+    }
+
+    static String compile(String modulePath, Path tmp, Path... sources) throws IOException {
+        return compile(List.of("--module-path", modulePath), tmp, sources);
+    }
+
+    /** Compiles with {@code path} ({@code --module-path} or {@code --class-path} and its value); javac's errors. */
+    static String compile(List<String> path, Path tmp, Path... sources) throws IOException {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         StringWriter errors = new StringWriter();
-        List<String> options = List.of("--release", "25", "--enable-preview", "--module-path", modulePath,
-                "-d", Files.createDirectories(tmp.resolve("out")).toString(), "-Xlint:-preview");
+        List<String> options = new ArrayList<>(List.of("--release", "25", "--enable-preview",
+                "-d", Files.createDirectories(tmp.resolve("out")).toString(), "-Xlint:-preview"));
+        options.addAll(path);
         javac.getTask(errors, null, null, options, null,
                 javac.getStandardFileManager(null, null, null).getJavaFileObjects(sources)).call();
         return errors.toString().replaceAll("(?m)^Note: .*\\R", "");
