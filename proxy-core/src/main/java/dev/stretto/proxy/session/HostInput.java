@@ -105,15 +105,24 @@ public final class HostInput implements AutoCloseable {
                     if (!hand(new Got(line))) {
                         return;
                     }
-                } else if (!forward.line(line, reader.hasBufferedLine())) {
+                } else if (!passOn(forward, line, reader.hasBufferedLine())) {
                     return;
                 }
             }
             hand(new End(null));
         } catch (IOException e) {
             hand(new End(e));
+        }
+    }
+
+    // A failure to pass a line on (an upstream's IOException too) fails the session: it is not
+    // the end of the host's input.
+    private boolean passOn(Forward forward, Line line, boolean more) {
+        try {
+            return forward.line(line, more);
         } catch (Exception e) {
             hand(new Failed(e));
+            return false;
         }
     }
 
