@@ -168,14 +168,14 @@ final class InJvmSessions {
                          Channels.newInputStream(proxyToAgent.source()), StandardCharsets.UTF_8))) {
                 out.write(Benchmark.INIT.getBytes(StandardCharsets.UTF_8));
                 out.flush();
-                Benchmark.Run.expect(in.readLine(), "\"id\":0");
+                expect(in.readLine(), "\"id\":0");
                 if (hold != null) {
                     hold[0].countDown();
                     hold[1].await();
                 }
                 out.write((server.request + "\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
-                Benchmark.Run.expect(in.readLine(), server.answerHolds);
+                expect(in.readLine(), server.answerHolds);
             } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -189,6 +189,12 @@ final class InJvmSessions {
         agent.join();
         if (status != 0) {
             throw new IllegalStateException("a session with the " + server.label + " ended with " + status);
+        }
+    }
+
+    static void expect(String line, String part) {
+        if (line == null || !line.contains(part)) {
+            throw new IllegalStateException("unexpected answer: " + line);
         }
     }
 

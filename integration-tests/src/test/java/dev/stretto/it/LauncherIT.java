@@ -106,17 +106,20 @@ class LauncherIT {
     /**
      * bin/bench passed any argument to java: {@code --rounds 3} got the JVM's "Unrecognized
      * option", {@code -Drounds=abc} and {@code -Dpart=bogus} ran the defaults without a word.
+     * Its options are checked before a JVM starts.
      */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "--rounds|unknown argument '--rounds'",
-            "-Drounds=abc|-Drounds takes a whole number from 1, not 'abc'",
-            "-Dcalls=0|-Dcalls takes a whole number from 1, not '0'",
-            "-Dsessions=-1|-Dsessions takes a whole number (0 skips stretto learn), not '-1'",
-            "-Dpart=bogus|-Dpart takes all, process or injvm, not 'bogus'",
-            "-Dagainst=/nonexistent|-Dagainst=/nonexistent: no bin/stretto-proxy there (give a checkout's directory)"})
-    void binBenchRefusesAnArgumentItDoesNotTakeWithAUsageError(String argument, String message) throws Exception {
-        try (Proc p = Proc.start(List.of(Repo.bin("bench"), "-Drounds=1", argument), tmp, Map.of())) {
+            "-Drounds=3|unknown argument '-Drounds=3'",
+            "--rounds abc|--rounds takes a whole number from 1, not 'abc'",
+            "--calls 0|--calls takes a whole number from 1, not '0'",
+            "--only startup,bogus|--only takes some of startup,parallel,kib,mib,big,flow,learn,injvm, not 'bogus'",
+            "--against /nonexistent|--against /nonexistent: no bin/stretto-proxy there (give a checkout's directory)",
+            "--pings|--pings needs a value"})
+    void binBenchRefusesAnArgumentItDoesNotTakeWithAUsageError(String arguments, String message) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(Repo.bin("bench"), "--rounds", "1"));
+        command.addAll(List.of(arguments.split(" ")));
+        try (Proc p = Proc.start(command, tmp, Map.of())) {
             assertEquals(2, p.waitFor(), p.stderr());
             assertEquals("bin/bench: " + message + " (see bin/bench --help)\n", p.stderr());
             assertEquals(0, p.stdoutBytes().length);

@@ -45,14 +45,14 @@ import org.tinylog.Logger;
  * warning, an error line, an exception message or {@link #toString()}.
  *
  * <p>Threads and ownership: {@code start} runs on the session's thread, {@code send} and
- * {@code endOfInput} on the client pump (in active mode, the actor's server writer); each
- * exchange, and the DELETE that ends the session, in a fork of the session's work scope (the
- * executor {@code start} gets); the GET stream on the companion fork; {@code awaitEnd} on its
- * fork. So every thread of the upstream belongs to the session's scope and ends with it; the
- * threads of exchanges under way are also kept in a set, to interrupt them when the drain
- * timeout gives up on them or the upstream is aborted. The JDK client's own threads (its
- * selector, the tasks it runs on its executor) are the client's, ended by {@code shutdownNow}
- * when the session ends. Shared state lives in thread-safe holders ({@link SessionState},
+ * {@code endOfInput} on the host's reader and the client pump, one after the other (in active
+ * mode, the actor's server writer); each exchange, and the DELETE that ends the session, in a
+ * fork of the session's work scope (the executor {@code start} gets); the GET stream on the
+ * companion fork; {@code awaitEnd} on its fork. So every thread of the upstream belongs to the
+ * session's scope and ends with it; the threads of exchanges under way are also kept in a set,
+ * to interrupt them when the drain timeout gives up on them or the upstream is aborted. The JDK
+ * client's own threads (its selector, the tasks it runs on its executor) are the client's,
+ * ended by {@code shutdownNow} when the session ends. Shared state lives in thread-safe holders ({@link SessionState},
  * {@link PendingRequests}, {@link InFlight}); {@code gate} is written by the thread that
  * sends only.
  */

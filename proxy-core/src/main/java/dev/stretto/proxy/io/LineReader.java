@@ -2,21 +2,34 @@ package dev.stretto.proxy.io;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Splits a byte stream into {@link Line}s on {@code '\n'}, with no limit on a line's length
  * (multi-megabyte lines are normal in MCP). Nothing is decoded or trimmed: concatenating the
  * lines, each followed by {@code '\n'} when it was terminated, gives back the stream's bytes.
  * Not thread-safe: one reader thread owns an instance.
+ *
+ * <p>Memory. Lines are read through one buffer of {@value #BUFFER} bytes and copied out of it
+ * once. A line longer than the buffer is never gathered into one array: the full buffer
+ * becomes its first chunk, and the rest is read straight into further chunks, each twice the
+ * size of the one before up to {@value #MAX_CHUNK} bytes, so a line of n bytes costs about n
+ * bytes (plus at most one chunk not filled), read once and never copied again.
  */
 public final class LineReader {
-    private static final int CHUNK = 64 * 1024;
+    static final int BUFFER = 64 * 1024;
+
+    /** The largest chunk a long line is read into. */
+    static final int MAX_CHUNK = 1024 * 1024;
 
     private final InputStream in;
-    private final byte[] buf = new byte[CHUNK];
+    private byte[] buf = new byte[BUFFER];
     private int pos;
     private int limit;
+    // No newline in buf between pos and scanned: a search goes on from there.
+    private int scanned;
     private boolean eof;
 
     /** Reads lines from {@code in}, which this reader does not close. */
@@ -29,54 +42,101 @@ public final class LineReader {
      * stream, has been read.
      */
     public Line next() throws IOException {
-        byte[] acc = null;
-        int accLen = 0;
         while (true) {
-            if (pos < limit) {
-                int nl = indexOfNewline(pos, limit);
-                int end = nl < 0 ? limit : nl;
-                int n = end - pos;
-                if (nl >= 0 && acc == null) {
-                    byte[] line = Arrays.copyOfRange(buf, pos, end);
-                    pos = end + 1;
-                    return new Line(line, true);
-                }
-                if (acc == null) {
-                    acc = new byte[Math.max(2 * CHUNK, n)];
-                } else if (accLen + n > acc.length) {
-                    acc = Arrays.copyOf(acc, Math.max(acc.length * 2, accLen + n));
-                }
-                System.arraycopy(buf, pos, acc, accLen, n);
-                accLen += n;
-                if (nl >= 0) {
-                    pos = end + 1;
-                    return new Line(Arrays.copyOf(acc, accLen), true);
-                }
-                pos = limit;
+            int nl = findNewline();
+            if (nl >= 0) {
+                byte[] line = Arrays.copyOfRange(buf, pos, nl);
+                pos = nl + 1;
+                scanned = pos;
+                return new Line(line, true);
             }
-            if (eof || !fill()) {
+            if (eof) {
+                if (pos == limit) {
+                    return null;
+                }
+                byte[] line = Arrays.copyOfRange(buf, pos, limit);
+                pos = limit;
+                return new Line(line, false);
+            }
+            if (limit == buf.length) {
+                if (pos == 0) {
+                    return longLine();
+                }
+                // The start of a line at the end of the buffer moves to its front, once.
+                System.arraycopy(buf, pos, buf, 0, limit - pos);
+                limit -= pos;
+                scanned -= pos;
+                pos = 0;
+            }
+            int n = read(buf, limit, buf.length - limit);
+            if (n < 0) {
                 eof = true;
-                return acc == null ? null : new Line(Arrays.copyOf(acc, accLen), false);
+            } else {
+                limit += n;
             }
         }
     }
 
-    private boolean fill() throws IOException {
+    /**
+     * Whether a whole line (or the end of the stream) is already buffered: the next call of
+     * {@link #next()} returns without reading. Lets a caller write out what it has before it
+     * waits for more.
+     */
+    public boolean hasBufferedLine() {
+        return eof || findNewline() >= 0;
+    }
+
+    // The next newline in the buffer, or -1; each byte is looked at once.
+    private int findNewline() {
+        int nl = indexOfNewline(buf, scanned, limit);
+        scanned = nl >= 0 ? nl : limit;
+        return nl;
+    }
+
+    // The buffer is full and holds the start of one line: the buffer becomes the line's first
+    // chunk, and the line is read on into chunks of its own.
+    private Line longLine() throws IOException {
+        List<byte[]> chunks = new ArrayList<>();
+        chunks.add(buf);
+        buf = new byte[BUFFER];
+        pos = 0;
+        limit = 0;
+        scanned = 0;
+        int size = BUFFER;
+        while (true) {
+            size = Math.min(MAX_CHUNK, size * 2);
+            byte[] chunk = new byte[size];
+            chunks.add(chunk);
+            int filled = 0;
+            while (filled < size) {
+                // At most a buffer's worth at a time, so what follows the line fits in the buffer.
+                int n = read(chunk, filled, Math.min(BUFFER, size - filled));
+                if (n < 0) {
+                    eof = true;
+                    return Line.ofChunks(chunks, filled, false);
+                }
+                int nl = indexOfNewline(chunk, filled, filled + n);
+                filled += n;
+                if (nl >= 0) {
+                    limit = filled - nl - 1;
+                    System.arraycopy(chunk, nl + 1, buf, 0, limit);
+                    return Line.ofChunks(chunks, nl, true);
+                }
+            }
+        }
+    }
+
+    private int read(byte[] into, int off, int len) throws IOException {
         int n;
         do {
-            n = in.read(buf, 0, buf.length);
+            n = in.read(into, off, len);
         } while (n == 0);
-        if (n < 0) {
-            return false;
-        }
-        pos = 0;
-        limit = n;
-        return true;
+        return n;
     }
 
-    private int indexOfNewline(int from, int to) {
+    private static int indexOfNewline(byte[] b, int from, int to) {
         for (int i = from; i < to; i++) {
-            if (buf[i] == '\n') {
+            if (b[i] == '\n') {
                 return i;
             }
         }

@@ -1,9 +1,11 @@
 package dev.stretto.proxy.record;
 
 import dev.stretto.proxy.RecordingSink;
+import dev.stretto.trace.log.EntryWriter;
+import dev.stretto.trace.log.LineBytes;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.LogHeader;
-import java.io.BufferedOutputStream;
+import dev.stretto.trace.log.Source;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +13,9 @@ import java.nio.file.Path;
 
 /**
  * The session log file ({@code --record}) as a {@link RecordingSink}: the header, then each
- * entry as its JSON line, buffered and written out whenever the log writer has caught up.
+ * entry as its JSON line, buffered and written out whenever the log writer has caught up. The
+ * log writer hands it most lines as they crossed ({@link #line}), and it writes their entries
+ * from their bytes ({@link EntryWriter}); an entry made already comes to {@link #entry}.
  *
  * <p>A log exists only with its header: when the header cannot be written (a full disk, a
  * file size limit), the file is deleted again and {@link HeaderNotWritten} says why.
@@ -27,7 +31,7 @@ public final class LogFileSink implements RecordingSink {
 
     private final Path path;
     private final OutputStream file;
-    private final OutputStream out;
+    private final EntryWriter out;
     private final SessionLogFile created;
 
     /** The sink of a log file just created, and still empty. */
@@ -43,7 +47,7 @@ public final class LogFileSink implements RecordingSink {
     private LogFileSink(Path path, OutputStream file, SessionLogFile created) {
         this.path = path;
         this.file = file;
-        this.out = new BufferedOutputStream(file, 64 * 1024);
+        this.out = new EntryWriter(file);
         this.created = created;
     }
 
@@ -70,8 +74,12 @@ public final class LogFileSink implements RecordingSink {
 
     @Override
     public void entry(LogEntry entry) throws IOException {
-        out.write(entry.toJson().getBytes(StandardCharsets.UTF_8));
-        out.write('\n');
+        out.write(entry);
+    }
+
+    /** Writes the entry of one line, message or raw, from the line's bytes. */
+    void line(long tMs, Source from, LineBytes line) throws IOException {
+        out.write(tMs, from, line);
     }
 
     @Override

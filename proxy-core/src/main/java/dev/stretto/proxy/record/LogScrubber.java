@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.JsonText;
+import dev.stretto.trace.log.LineBytes;
 import dev.stretto.trace.log.Payload;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,6 +31,7 @@ final class LogScrubber {
     static final int MIN_LENGTH = 4;
 
     private final List<String> secrets;
+    private final List<byte[]> secretBytes;
 
     /** A scrubber for these secret values (longest first, so that a longer one wins). */
     LogScrubber(List<String> secrets) {
@@ -46,6 +49,52 @@ final class LogScrubber {
             }
         });
         this.secrets = List.copyOf(kept);
+        List<byte[]> bytes = new ArrayList<>();
+        for (String secret : this.secrets) {
+            bytes.add(secret.getBytes(StandardCharsets.UTF_8));
+        }
+        this.secretBytes = List.copyOf(bytes);
+    }
+
+    /**
+     * Whether scrubbing could change the entry of {@code line}: false when it holds no secret
+     * for sure (most lines, and every line when there are no secrets), so that its entry may
+     * be written from its bytes; true when {@link #scrub} must look.
+     */
+    boolean mightChange(LineBytes line) {
+        if (secrets.isEmpty()) {
+            return false;
+        }
+        if (line.pieceCount() != 1) {
+            return true;
+        }
+        byte[] b = line.piece(0);
+        int n = line.pieceLength(0);
+        // A secret may hide in an escape.
+        if (indexOf(b, n, BACKSLASH) >= 0) {
+            return true;
+        }
+        for (byte[] secret : secretBytes) {
+            if (indexOf(b, n, secret) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final byte[] BACKSLASH = {'\\'};
+
+    private static int indexOf(byte[] b, int n, byte[] what) {
+        outer:
+        for (int i = 0; i + what.length <= n; i++) {
+            for (int k = 0; k < what.length; k++) {
+                if (b[i + k] != what[k]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     Payload scrub(Payload payload) {

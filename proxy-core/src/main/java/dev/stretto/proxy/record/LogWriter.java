@@ -42,7 +42,9 @@ import org.tinylog.Logger;
  * or an entry that cannot be made, is reported once, as what it is, and that sink gets nothing
  * more; once no sink and no listener is left, the writer keeps emptying the queue without
  * writing and no stall is reported, so the pumps never wait on a broken log and forwarding
- * goes on. A listener that throws is reported once and gets no more lines.
+ * goes on. A listener that throws (anything, an {@link Error} too) is reported once and gets no
+ * more lines. Should the writer's thread end early all the same, recording stops at once: the
+ * queue is emptied, and neither the pumps nor {@link #close()} ever wait for room again.
  *
  * <p>Ending: {@link #close()} stops accepting lines and queues an end mark; the writer
  * writes everything before it, flushes and closes the sinks, and returns. Interrupts do not
@@ -81,6 +83,8 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private final ReentrantLock lock = new ReentrantLock();
     // Writer thread only: the sinks still written to, and the listener (NO_LISTENER once it failed).
     private final List<RecordingSink> sinks;
+    // The same sinks, to go through once per line without copying the list; renewed when one fails.
+    private RecordingSink[] current;
     private SessionListener listener;
     // Guarded by lock.
     private boolean closed;
@@ -89,6 +93,8 @@ public final class LogWriter implements Recorder, Callable<Void> {
     // Written by the writer thread only; read by recorders, which report no stall once it is
     // set: nothing is left to write to, so the queue drains at once.
     private volatile boolean failed;
+    // Set by the writer thread when it returns: no room will ever be made in the queue again.
+    private volatile boolean writerGone;
 
     /**
      * A writer of entries to {@code sinks}, all open already, and of lines to {@code
@@ -121,6 +127,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                       int capacity, int byteBudget, Runnable afterFlush, Consumer<String> warn, Consumer<String> error,
                       LogScrubber scrubber) {
         this.sinks = new ArrayList<>(sinks);
+        this.current = sinks.toArray(new RecordingSink[0]);
         this.listener = listener == null ? NO_LISTENER : listener;
         this.nanoTime = nanoTime;
         this.startNanos = startNanos;
@@ -139,28 +146,42 @@ public final class LogWriter implements Recorder, Callable<Void> {
 
     @Override
     public boolean record(Source from, Line line) throws InterruptedException {
-        return stampAndEnqueue(from, line, -1);
+        return stampAndEnqueue(from, line, -1, null);
     }
 
     /** Active mode: the line with the actor's stamp. */
     @Override
     public boolean record(Source from, Line line, long tMs) throws InterruptedException {
-        return stampAndEnqueue(from, line, tMs);
+        return stampAndEnqueue(from, line, tMs, null);
     }
 
-    // The clock is read under the lock, with the enqueue, unless the caller stamped the line (tMs >= 0).
-    private boolean stampAndEnqueue(Source from, Line line, long tMs) throws InterruptedException {
+    @Override
+    public boolean record(Source from, Line line, Runnable beforeWaiting) throws InterruptedException {
+        return stampAndEnqueue(from, line, -1, beforeWaiting);
+    }
+
+    // The clock is read under the lock, with the enqueue, unless the caller stamped the line
+    // (tMs >= 0). When the line would wait and beforeWaiting is given, it runs first, without
+    // the lock (it may block: a flush to a server that waits for its answers to be taken).
+    private boolean stampAndEnqueue(Source from, Line line, long tMs, Runnable beforeWaiting)
+            throws InterruptedException {
+        int cost = (int) Math.min(line.length(), byteBudget);
         lock.lockInterruptibly();
         try {
             if (closed) {
                 return false;
             }
-            long stamp = tMs >= 0 ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
-            enqueue(new Item(stamp, from, line.bytes(), Math.min(line.bytes().length, byteBudget)));
-            return true;
+            // Only holders of the lock take room, so room seen here is still there below.
+            if (beforeWaiting == null || queue.remainingCapacity() > 0 && queuedBytes.availablePermits() >= cost) {
+                long stamp = tMs >= 0 ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
+                enqueue(new Item(stamp, from, line, cost));
+                return true;
+            }
         } finally {
             lock.unlock();
         }
+        beforeWaiting.run();
+        return stampAndEnqueue(from, line, tMs, null);
     }
 
     @Override
@@ -193,6 +214,9 @@ public final class LogWriter implements Recorder, Callable<Void> {
     // Holding lock: waiting here keeps every other recorder waiting too, which is what keeps
     // the log in stamp order.
     private void enqueue(Item item) throws InterruptedException {
+        if (writerGone) {
+            return;
+        }
         long stall = STALL_WARNING.toNanos();
         if (!queuedBytes.tryAcquire(item.cost, stall, TimeUnit.NANOSECONDS)) {
             warnStalled();
@@ -231,6 +255,12 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 queuedBytes.release(item.cost);
             }
         } finally {
+            // Normally after the end mark, with nothing behind it; after a failure, whoever
+            // waits for room (a pump, or close() with its end mark) is let in, and no one waits again.
+            writerGone = true;
+            failed = true;
+            queue.clear();
+            queuedBytes.release(byteBudget);
             for (RecordingSink sink : List.copyOf(sinks)) {
                 try {
                     sink.close();
@@ -239,6 +269,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 }
             }
             sinks.clear();
+            current = new RecordingSink[0];
         }
     }
 
@@ -260,42 +291,62 @@ public final class LogWriter implements Recorder, Callable<Void> {
     }
 
     private void write(Item item) {
-        try {
-            listener.line(item.tMs, item.from, item.bytes);
-        } catch (RuntimeException e) {
-            listener = NO_LISTENER;
-            warn.accept("the session listener failed (" + describe(e) + "); it gets no more lines, the session goes on");
-            Logger.debug(e, "listener failure");
-            updateFailed();
-        }
-        if (sinks.isEmpty()) {
-            return;
-        }
-        LogEntry entry;
-        try {
-            entry = new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.bytes)));
-        } catch (RuntimeException | OutOfMemoryError e) {
-            // A line too big for the heap: the log stops here, but this thread must go on
-            // emptying the queue or the pumps would wait on it.
-            for (RecordingSink sink : List.copyOf(sinks)) {
-                fail(sink, e);
-            }
-            return;
-        }
-        for (RecordingSink sink : List.copyOf(sinks)) {
+        if (listener != NO_LISTENER) {
             try {
+                // The listener's line is one array: a line read in pieces is joined for it.
+                listener.line(item.tMs, item.from, item.line.bytes());
+            } catch (Throwable e) {
+                // A listener's bug, whatever it throws, must not end this thread: the pumps
+                // would wait for room in the queue forever.
+                listener = NO_LISTENER;
+                warn.accept("the session listener failed (" + describe(e) + "); it gets no more lines, the session"
+                        + " goes on");
+                Logger.debug(e, "listener failure");
+                updateFailed();
+            }
+        }
+        // The log file writes the entry from the line's bytes, unless a secret may have to be
+        // scrubbed from it; other sinks take an entry, made once for all of them.
+        boolean scrub = scrubber.mightChange(item.line);
+        LogEntry entry = null;
+        for (RecordingSink sink : current) {
+            try {
+                if (sink instanceof LogFileSink file && !scrub) {
+                    file.line(item.tMs, item.from, item.line);
+                    continue;
+                }
+                if (entry == null) {
+                    entry = entry(item);
+                    if (entry == null) {
+                        return;
+                    }
+                }
                 sink.entry(entry);
-            } catch (IOException | RuntimeException e) {
+            } catch (Throwable e) {
                 fail(sink, e);
             }
         }
     }
 
+    // The entry of a line as sinks take it; null when it cannot be made, and then every sink has failed.
+    private LogEntry entry(Item item) {
+        try {
+            return new LogEntry(item.tMs, item.from, scrubber.scrub(LineClassifier.classify(item.line)));
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // A line too big for the heap: the log stops here, but this thread must go on
+            // emptying the queue or the pumps would wait on it.
+            for (RecordingSink sink : current) {
+                fail(sink, e);
+            }
+            return null;
+        }
+    }
+
     private void flush() {
-        for (RecordingSink sink : List.copyOf(sinks)) {
+        for (RecordingSink sink : current) {
             try {
                 sink.flush();
-            } catch (IOException | RuntimeException e) {
+            } catch (Throwable e) {
                 fail(sink, e);
             }
         }
@@ -309,6 +360,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
         if (!sinks.remove(sink)) {
             return;
         }
+        current = sinks.toArray(new RecordingSink[0]);
         report(sink, e);
         try {
             sink.close();
@@ -349,6 +401,6 @@ public final class LogWriter implements Recorder, Callable<Void> {
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
-    private record Item(long tMs, Source from, byte[] bytes, int cost) {
+    private record Item(long tMs, Source from, Line line, int cost) {
     }
 }

@@ -43,6 +43,17 @@ public interface Recorder {
         return record(from, line);
     }
 
+    /**
+     * As {@link #record(Source, Line)}, but when the line would have to wait for room, {@code
+     * beforeWaiting} runs first (on the caller's thread, holding nothing of the recorder's):
+     * a sender that batches its writes flushes them there, so that no line it sent sits in a
+     * buffer while it waits (what the log waits for may be that line's answer). By default the
+     * line is recorded as by {@link #record(Source, Line)}.
+     */
+    default boolean record(Source from, Line line, Runnable beforeWaiting) throws InterruptedException {
+        return record(from, line);
+    }
+
     /** No more lines: what is queued is written out, then the log is closed. Idempotent. */
     void close();
 }

@@ -7,12 +7,27 @@ import java.util.concurrent.Callable;
 import org.tinylog.Logger;
 
 /**
- * Host to server: takes each line the host wrote, records it, then passes it to the
- * upstream unchanged; at the end of the host's input, tells the upstream so. Runs on one virtual thread of the session's scope; interrupted when the
- * session ends first. Once the session stops, lines are no longer passed on (see {@link
- * ForwardGate}).
+ * Host to server, in passive mode. The thread that reads the host's input ({@link HostInput},
+ * outside the scope) passes each line on as soon as it has read it: through the {@link
+ * ForwardGate} (recorded first; nothing once the session stops), then to the upstream
+ * unchanged, flushed when no other line follows at once. No other thread stands between the
+ * host's pipe and the server's. This fork of the session's scope starts that, then waits for
+ * the end of the host's input to tell the upstream so (which may run the server's shutdown
+ * ladder, so it belongs in the scope), or for the failure that stopped the reader, which fails
+ * the session. Interrupted when the session ends first.
+ *
+ * <p>{@link Upstream#send} is thus called by the reader thread, and {@link Upstream#endOfInput}
+ * by this fork once the reader has sent its last line: one at a time, in order.
  */
 final class ClientPump implements Callable<Void> {
+
+    /**
+     * How many lines that follow one another at once go to the server in one write, at most: a
+     * burst costs a system call per batch rather than per line, and the server still gets
+     * lines while the host goes on writing (so its answers, and their log entries, keep pace).
+     */
+    static final int BATCH = 32;
+
     private final HostInput from;
     private final ForwardGate gate;
     private final Upstream to;
@@ -25,21 +40,47 @@ final class ClientPump implements Callable<Void> {
 
     @Override
     public Void call() throws Exception {
+        from.forwardTo(new Forwarding());
         while (true) {
             // if/instanceof, not a pattern switch, whose bootstrap would delay the first line.
             HostInput.Read read = from.take();
-            if (read instanceof HostInput.Got(Line line)) {
-                if (!gate.record(Source.CLIENT, line)) {
-                    return null;
-                }
-                to.send(line.bytes(), line.terminated());
-            } else if (read instanceof HostInput.End(var failure)) {
+            if (read instanceof HostInput.End(var failure)) {
                 if (failure != null) {
                     Logger.warn("reading the host's input failed ({}); treating it as closed", failure.getMessage());
                 }
                 to.endOfInput();
                 return null;
             }
+            if (read instanceof HostInput.Failed(var failure)) {
+                throw failure;
+            }
+        }
+    }
+
+    /** What the reader thread does with each line; its thread only. */
+    private final class Forwarding implements HostInput.Forward {
+        // Lines sent since the upstream was last flushed.
+        private int unflushed;
+        private final Runnable flush = this::flush;
+
+        @Override
+        public boolean line(Line line, boolean more) throws Exception {
+            if (!gate.record(Source.CLIENT, line, flush)) {
+                flush();
+                return false;
+            }
+            boolean hold = more && ++unflushed < BATCH;
+            to.send(line, hold);
+            if (!hold) {
+                unflushed = 0;
+            }
+            return true;
+        }
+
+        // Before waiting for the log: nothing the server should have may wait in a buffer.
+        private void flush() {
+            to.flush();
+            unflushed = 0;
         }
     }
 }

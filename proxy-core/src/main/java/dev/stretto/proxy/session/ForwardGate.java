@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * What every line passes between being read and being forwarded, in either direction: it is
  * recorded first (record before forward), and once the session stops nothing passes any
- * more, so that a line forwarded is a line in the log, however the session ends. The client
- * pump and the upstream pump pass it in passive mode; in active mode the actor records every
+ * more, so that a line forwarded is a line in the log, however the session ends. The threads
+ * that read the host's and the server's lines pass it in passive mode; in active mode the actor records every
  * line through it before it queues the line for a side. It counts the lines it lets through,
  * by who wrote them. Thread-safe.
  */
@@ -36,6 +36,12 @@ final class ForwardGate implements Recorder {
     @Override
     public boolean record(Source from, Line line) throws InterruptedException {
         return !closed && counted(from, recorder.record(from, line));
+    }
+
+    /** As {@link #record(Source, Line)}, running {@code beforeWaiting} before it waits for room. */
+    @Override
+    public boolean record(Source from, Line line, Runnable beforeWaiting) throws InterruptedException {
+        return !closed && counted(from, recorder.record(from, line, beforeWaiting));
     }
 
     /** As {@link #record(Source, Line)}, with the active-mode actor's stamp. */

@@ -14,6 +14,12 @@ import java.util.concurrent.TimeUnit;
  * {@link #take()} from the queue this thread fills can, so a session can end while the host
  * still holds its input open.
  *
+ * <p>Two ways to use it, chosen by the first call. {@link #take()} (active mode: the actor's
+ * pump) gets every line through the queue. {@link #forwardTo} (passive mode) has the reader
+ * thread pass each line on itself, as soon as it is read, with no other thread in between; only
+ * the end of the input (or a failure to pass a line on) goes through the queue, for the
+ * session's scope to act on. The thread starts with that first call.
+ *
  * <p>Queue policy: bounded ({@value #CAPACITY} lines); when full, the reader stops reading,
  * which in turn makes the host wait. After {@link #close()} the reader thread stops as soon
  * as its current read returns; a read that never returns keeps that one daemon thread.
@@ -37,33 +43,86 @@ public final class HostInput implements AutoCloseable {
     public record End(IOException failure) implements Read {
     }
 
+    /** Passing a line on failed ({@link #forwardTo}): the session fails with it. */
+    public record Failed(Exception failure) implements Read {
+    }
+
+    /** Where the reader thread passes each line in passive mode. */
+    @FunctionalInterface
+    public interface Forward {
+        /**
+         * Passes one line on (records it, then sends it to the server).
+         *
+         * @param more whether another whole line is already read and follows at once: the
+         *             line need not be flushed to the server yet
+         * @return false when the session takes no more lines
+         */
+        boolean line(Line line, boolean more) throws Exception;
+    }
+
+    private final InputStream in;
+    private final String threadName;
     private final BlockingQueue<Read> queue = new ArrayBlockingQueue<>(CAPACITY);
+    private boolean started;
     private volatile boolean closed;
     // Set once the end of the host's input was taken: the session then knows the host closed it.
     private volatile boolean ended;
 
-    private HostInput() {
+    private HostInput(InputStream in, String threadName) {
+        this.in = in;
+        this.threadName = threadName;
     }
 
-    /** Starts reading {@code in} on a new daemon thread named {@code threadName}. */
+    /**
+     * The host input {@code in}, to be read on a daemon thread named {@code threadName}, which
+     * starts with the first {@link #take()} or {@link #forwardTo}.
+     */
     public static HostInput start(InputStream in, String threadName) {
-        HostInput input = new HostInput();
-        Thread.ofPlatform().daemon().name(threadName).start(() -> input.readAll(in));
-        return input;
+        return new HostInput(in, threadName);
     }
 
-    private void readAll(InputStream in) {
+    /**
+     * Passive mode: the reader thread passes every line to {@code forward} as it reads it;
+     * {@link #take()} then gets only the end of the input, or the failure that stopped it.
+     */
+    public void forwardTo(Forward forward) {
+        startThread(forward);
+    }
+
+    private synchronized void startThread(Forward forward) {
+        if (!started) {
+            started = true;
+            Thread.ofPlatform().daemon().name(threadName).start(() -> readAll(forward));
+        }
+    }
+
+    private void readAll(Forward forward) {
         LineReader reader = new LineReader(in);
         try {
             Line line;
             while (!closed && (line = reader.next()) != null) {
-                if (!hand(new Got(line))) {
+                if (forward == null) {
+                    if (!hand(new Got(line))) {
+                        return;
+                    }
+                } else if (!passOn(forward, line, reader.hasBufferedLine())) {
                     return;
                 }
             }
             hand(new End(null));
         } catch (IOException e) {
             hand(new End(e));
+        }
+    }
+
+    // A failure to pass a line on (an upstream's IOException too) fails the session: it is not
+    // the end of the host's input.
+    private boolean passOn(Forward forward, Line line, boolean more) {
+        try {
+            return forward.line(line, more);
+        } catch (Exception e) {
+            hand(new Failed(e));
+            return false;
         }
     }
 
@@ -83,6 +142,7 @@ public final class HostInput implements AutoCloseable {
 
     /** The next line or the end; waits until there is one. Interruptible. */
     public Read take() throws InterruptedException {
+        startThread(null);
         Read read = queue.take();
         if (read instanceof End) {
             ended = true;

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.io.Line;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,8 +18,8 @@ import org.tinylog.Logger;
  * reads blocks for good and cannot be interrupted, and no thread of the session may be caught
  * in one, or the session could never end.
  *
- * <p>Threads. The session's upstream pump calls {@link #write} (one caller, so lines keep the
- * log's order), or in active mode the actor calls {@link #offer}; either queues the line and
+ * <p>Threads. {@link ServerLines} calls {@link #write} (one caller at a time, under its lock,
+ * so lines keep the log's order), or in active mode the actor calls {@link #offer}; either queues the line and
  * returns. The writer, a daemon thread named by {@link #start} and outside the session's
  * scope, takes the lines in order, writes
  * each with its terminator and flushes whenever it has caught up, so the host sees each line
@@ -29,7 +30,7 @@ import org.tinylog.Logger;
  *
  * <p>Queue policy: bounded by {@value #CAPACITY} lines and {@value #BYTE_BUDGET} bytes (a line
  * larger than that takes the whole budget); a caller of {@link #write} waits for room,
- * interruptibly, which in turn stops the pump that read the line. The actor never waits on a
+ * interruptibly, which in turn stops the reader of the server's output. The actor never waits on a
  * side: {@link #offer} always queues, and the actor's mailbox takes no more of the server's
  * lines while {@link #hasRoom()} is false, so the bound is exceeded by at most what the actor
  * queues for one event (see {@code Mailbox}). After {@link #close()} lines are dropped. When
@@ -40,8 +41,6 @@ final class HostOutput implements ActiveSession.HostWriter {
     static final int CAPACITY = 64;
     static final int BYTE_BUDGET = 16 * 1024 * 1024;
 
-    private record Pending(byte[] line, boolean newline) {
-    }
 
     private final OutputStream out;
     private final ReentrantLock lock = new ReentrantLock();
@@ -49,7 +48,7 @@ final class HostOutput implements ActiveSession.HostWriter {
     private final Condition changed = lock.newCondition();
     private final CountDownLatch ended = new CountDownLatch(1);
     // Guarded by lock.
-    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final ArrayDeque<Line> queue = new ArrayDeque<>();
     // Guarded by lock: bytes of the lines in the queue.
     private long queuedBytes;
     // Guarded by lock: the writer holds a line it has not yet written and flushed.
@@ -61,6 +60,10 @@ final class HostOutput implements ActiveSession.HostWriter {
     private boolean closed;
     // Guarded by lock.
     private boolean broken;
+    // Guarded by lock: writers no longer wait for room (the session is over), and the lines of
+    // those that would have are counted here, as not delivered.
+    private boolean releasing;
+    private int released;
     // Written under lock, read without it by the actor's mailbox: the queue is under its bound,
     // or lines are dropped anyway.
     private volatile boolean room = true;
@@ -81,17 +84,21 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     /** Queues one line for the host, waiting while the queue is full; dropped once closed or broken. */
-    void write(byte[] line, boolean newline) throws InterruptedException {
+    void write(Line line) throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            while (!closed && !broken && !queue.isEmpty()
-                    && (queue.size() >= CAPACITY || queuedBytes + line.length > BYTE_BUDGET)) {
+            while (!closed && !broken && !releasing && !queue.isEmpty()
+                    && (queue.size() >= CAPACITY || queuedBytes + line.length() > BYTE_BUDGET)) {
                 changed.await();
             }
             if (closed || broken) {
                 return;
             }
-            add(new Pending(line, newline));
+            if (releasing) {
+                released++;
+                return;
+            }
+            add(line);
         } finally {
             lock.unlock();
         }
@@ -106,7 +113,7 @@ final class HostOutput implements ActiveSession.HostWriter {
         lock.lock();
         try {
             if (!closed && !broken) {
-                add(new Pending(line, newline));
+                add(new Line(line, newline));
             }
         } finally {
             lock.unlock();
@@ -114,9 +121,9 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     // Holding lock.
-    private void add(Pending p) {
-        queue.add(p);
-        queuedBytes += p.line().length;
+    private void add(Line line) {
+        queue.add(line);
+        queuedBytes += line.length();
         updateRoom();
         changed.signalAll();
     }
@@ -137,11 +144,27 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     /**
+     * The session is over: a writer waiting for room returns at once, and so does any later
+     * one; their lines are not queued but counted as not delivered ({@link #awaitDelivered}).
+     * Lines queued already are still delivered.
+     */
+    void releaseWaiting() {
+        lock.lock();
+        try {
+            releasing = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Waits until every line queued so far has been written and flushed to the host, giving up
      * once the host has taken nothing for {@code stall} (counted from the last line it took).
      *
      * @return the number of lines that did not reach the host: 0 when all did (or the host has
-     *         closed its end, when there is nobody to deliver to)
+     *         closed its end, when there is nobody to deliver to); those of writers released by
+     *         {@link #releaseWaiting()} count
      */
     int awaitDelivered(Duration stall) throws InterruptedException {
         lock.lockInterruptibly();
@@ -149,11 +172,11 @@ final class HostOutput implements ActiveSession.HostWriter {
             while (!broken && (busy || !queue.isEmpty())) {
                 long left = lastProgressNanos + stall.toNanos() - System.nanoTime();
                 if (left <= 0) {
-                    return queue.size() + (busy ? 1 : 0);
+                    return queue.size() + (busy ? 1 : 0) + released;
                 }
                 changed.awaitNanos(left);
             }
-            return 0;
+            return broken ? 0 : released;
         } finally {
             lock.unlock();
         }
@@ -194,9 +217,9 @@ final class HostOutput implements ActiveSession.HostWriter {
     // The writer thread.
     private void writeAll() {
         try {
-            Pending next;
+            Line next;
             while ((next = take()) != null) {
-                boolean flushed = write(next);
+                boolean flushed = writeOut(next);
                 lock.lock();
                 try {
                     lastProgressNanos = System.nanoTime();
@@ -214,8 +237,8 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     // The next line, or null once closed with nothing left.
-    private Pending take() {
-        Pending next;
+    private Line take() {
+        Line next;
         lock.lock();
         try {
             while (queue.isEmpty() && !closed) {
@@ -223,7 +246,7 @@ final class HostOutput implements ActiveSession.HostWriter {
             }
             next = queue.poll();
             if (next != null) {
-                queuedBytes -= next.line().length;
+                queuedBytes -= next.length();
                 if (!busy) {
                     // After a quiet spell the host's time starts now, not at its last line.
                     lastProgressNanos = System.nanoTime();
@@ -242,7 +265,7 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     /** Writes one line, and flushes when no other line waits; true when nothing is left unflushed. */
-    private boolean write(Pending p) {
+    private boolean writeOut(Line line) {
         boolean last;
         lock.lock();
         try {
@@ -254,8 +277,8 @@ final class HostOutput implements ActiveSession.HostWriter {
             lock.unlock();
         }
         try {
-            out.write(p.line());
-            if (p.newline()) {
+            line.writeTo(out);
+            if (line.terminated()) {
                 out.write('\n');
             }
         } catch (IOException e) {

@@ -15,7 +15,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
-import java.util.concurrent.TimeUnit;
 import org.tinylog.Logger;
 
 /**
@@ -25,11 +24,10 @@ import org.tinylog.Logger;
  * <p>Threads and ownership. The caller's thread runs {@link #run()}: it starts the upstream,
  * opens the scope, forks, joins and tears down. The forks, each on a virtual thread:
  * <ul>
- * <li>the client pump: host input queue, then recorder, then upstream;</li>
- * <li>the upstream pump: the server's lines ({@link ServerLines}), then recorder, then the
- * host's output queue;</li>
- * <li>the upstream's end ({@link Upstream#awaitEnd()}); once it returns and the upstream pump
- * has taken every line the upstream delivered, the session ends;</li>
+ * <li>the client pump ({@link ClientPump}): starts the passing on of the host's lines and
+ * waits for the end of the host's input, to tell the upstream;</li>
+ * <li>the upstream's end ({@link Upstream#awaitEnd()}); once it returns and every line the
+ * upstream delivered has been passed on ({@link ServerLines}), the session ends;</li>
  * <li>the upstream's companions (the HTTP GET stream), if any;</li>
  * <li>the upstream's work: a {@link TaskForks} whose nested scope runs what the upstream hands
  * off (each HTTP exchange);</li>
@@ -41,14 +39,16 @@ import org.tinylog.Logger;
  * line to {@link ServerLines}. Blocking reads of pipes hold a virtual thread's carrier, so none
  * of them runs on one: hundreds of sessions in one JVM would take every carrier there is. Every
  * line passes the {@link ForwardGate} before it is forwarded: recorded first, and nothing at all
- * once the session stops. The server's lines reach the gate through one queue and one pump, so
- * the log and the host see them in the same order however many threads deliver them. Lines the
- * upstream writes in the server's place (an HTTP upstream's error answers) take the same path
- * and are recorded as {@code proxy} entries.
+ * once the session stops. In passive mode the thread that read a line passes it on itself (no
+ * handoff to another thread, so no wake-up, on the way): the host's reader records it and sends
+ * it to the upstream; the server's reader records it and queues it on the host's output, under
+ * one lock ({@link ServerLines}), so the log and the host see the server's lines in the same
+ * order however many threads deliver them. Lines the upstream writes in the server's place (an
+ * HTTP upstream's error answers) take the same path and are recorded as {@code proxy} entries.
  *
  * <p>Ending. The session ends when the upstream's end returns (after the host's input ended
- * and the server finished, or as soon as the server ends first) and the upstream pump has
- * passed on what the upstream delivered before it, or when any fork fails. A host that takes
+ * and the server finished, or as soon as the server ends first) and what the upstream
+ * delivered before it has been passed on, or when any fork fails. A host that takes
  * nothing for {@code hostStall} cannot keep it waiting: the lines it has not taken are given up.
  * The gate is then closed, so the log writer writes out every line queued and returns, the
  * upstream is aborted (nothing of the server is left), and the scope closes, which interrupts
@@ -64,7 +64,7 @@ import org.tinylog.Logger;
  *
  * <p>Active mode (an {@link ActiveSession}; the lines marked "active mode" below are all it
  * changes here): the server's lines go to the actor's mailbox instead of {@link ServerLines},
- * and the client and upstream pumps are replaced by the active session's loops (a pump to the
+ * and the client pump is replaced by the active session's loops (a pump to the
  * actor, the actor, the server's writer) and a {@link TaskForks} for the actor's slow work.
  * The actor records every line through the same gate before it queues the line for a side,
  * and queues the host's lines on the same {@link HostOutput}; so ending, stopping and a host
@@ -76,7 +76,7 @@ public final class Session {
     /** How long a stopping session lets the host's output finish the line it is writing. */
     private static final Duration STOP_OUTPUT_WAIT = Duration.ofSeconds(1);
 
-    /** How often the end looks at the host while the upstream pump still has lines to pass on. */
+    /** How often the end looks at the host while the server's lines are still being passed on. */
     private static final long STALL_CHECK_MILLIS = 50;
 
     private final String name;
@@ -86,10 +86,9 @@ public final class Session {
     private final HostInput hostIn;
     private final OutputStream hostOutStream;
     private final Duration hostStall;
-    private final ServerLines serverLines = new ServerLines();
+    // Passive mode: set by run(), with the host's output.
+    private ServerLines serverLines;
     private final TaskForks upstreamWork;
-    // Caller's thread only: server lines given up at the end, before they were recorded.
-    private int notTaken;
     // Active mode: null in passive mode.
     private final ActiveSession active;
 
@@ -153,15 +152,15 @@ public final class Session {
      */
     public Outcome run() throws IOException, InterruptedException {
         HostOutput out = HostOutput.start(hostOutStream, name + "-stdout");
+        serverLines = new ServerLines(gate, out);
         boolean stopped = false;
         try {
             startUpstream();
             Outcome outcome = runScope(out);
-            int undelivered = out.awaitDelivered(hostStall) + notTaken;
+            int undelivered = out.awaitDelivered(hostStall);
             if (undelivered > 0) {
                 Logger.warn("the host has not read the proxy's output for {} s; the session ends without its last {}"
-                        + " line(s) reaching the host{}", hostStall.toSeconds(), undelivered,
-                        notTaken == 0 ? "" : " (the last " + notTaken + " not logged either)");
+                        + " line(s) reaching the host", hostStall.toSeconds(), undelivered);
             }
             return outcome;
         } catch (InterruptedException e) {
@@ -200,7 +199,6 @@ public final class Session {
         Subtask<Object> end = null;
         List<Subtask<Object>> others = new ArrayList<>();
         CountDownLatch logWritten = new CountDownLatch(recorderLoop == null ? 0 : 1);
-        CountDownLatch drained = new CountDownLatch(1);
         try (var scope = StructuredTaskScope.open(
                 Joiner.<Object>allUntil(s -> s.state() == Subtask.State.FAILED
                         || s.state() == Subtask.State.SUCCESS && s.get() instanceof Ended),
@@ -219,10 +217,9 @@ public final class Session {
                     end = scope.fork(() -> {
                         int status = upstream.awaitEnd();
                         serverLines.finish();
-                        awaitDrained(drained, out);
+                        awaitPassedOn(out);
                         return new Ended(status);
                     });
-                    others.add(scope.fork(() -> new UpstreamPump(serverLines, gate, out, drained).call()));
                     others.add(scope.fork(() -> new ClientPump(hostIn, gate, upstream).call()));
                 } else {
                     // Active mode: the actor and its loops in place of the pumps.
@@ -245,7 +242,7 @@ public final class Session {
                 // Before the scope closes: no reader of the server's output may stay waiting for
                 // room, the log writer returns once the gate (and so the recorder) is closed, and
                 // nothing of the server may outlive the session.
-                notTaken = serverLines.close();
+                serverLines.close();
                 gate.close();
                 upstream.abort();
             }
@@ -260,16 +257,15 @@ public final class Session {
                 failure = s.exception();
             }
         }
-        notTaken = 0;
         Logger.error("the session failed: {}", failure == null ? "unknown cause" : describe(failure));
         Logger.debug(failure, "session failure");
         return new Outcome(125, EndReason.FAILED, failure);
     }
 
-    // The upstream has ended: waits until the upstream pump has passed on everything it
-    // delivered, unless the host has taken nothing for hostStall meanwhile.
-    private void awaitDrained(CountDownLatch drained, HostOutput out) throws InterruptedException {
-        while (!drained.await(STALL_CHECK_MILLIS, TimeUnit.MILLISECONDS)) {
+    // The upstream has ended: waits until every line it delivered has reached the host's
+    // output, unless the host has taken nothing for hostStall meanwhile.
+    private void awaitPassedOn(HostOutput out) throws InterruptedException {
+        while (!serverLines.awaitIdle(STALL_CHECK_MILLIS)) {
             if (out.stalledNanos() >= hostStall.toNanos()) {
                 return;
             }

@@ -3,6 +3,8 @@ package dev.stretto.proxy.upstream;
 import dev.stretto.proxy.ServerStderr;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.io.Line;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -23,8 +25,8 @@ import org.tinylog.Logger;
  * stdin and stdout are the session's pipes; its environment is the proxy's with the command's
  * variables added, its working directory and stderr the command's (by default the proxy's).
  *
- * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump (in
- * active mode, the actor's server writer);
+ * <p>Threads and ownership: {@link #send} runs on the host's reader and {@link #endOfInput} on
+ * the client pump, one after the other (in active mode both on the actor's server writer);
  * {@link #awaitEnd} runs as a fork of the session's scope and waits for the server's output
  * to end and for the server to exit. The server's stdout is read by an {@link OutputReader},
  * a daemon thread {@code stretto-server-stdout-<pid>} outside the scope: it hands each line to
@@ -58,7 +60,6 @@ public final class ChildProcessUpstream implements Upstream {
     private final ShutdownTimings timings;
     private final ChildReaper subreaper;
     private final AtomicBoolean ladderStarted = new AtomicBoolean();
-    private final AtomicBoolean inputBroken = new AtomicBoolean();
     // Set once by start(), before any other method runs.
     private Process process;
     private ProcessTree tree;
@@ -66,6 +67,7 @@ public final class ChildProcessUpstream implements Upstream {
     private StderrDrain stderr;
     // Client pump only.
     private OutputStream stdin;
+    private ServerInput input;
 
     /**
      * A child that will run {@code command}.
@@ -110,7 +112,10 @@ public final class ChildProcessUpstream implements Upstream {
             stderr = StderrDrain.start(process.getErrorStream(), out, "stretto-server-stderr-" + process.pid());
         }
         this.tree = new ProcessTree(process.toHandle(), subreaper);
-        this.stdin = process.getOutputStream();
+        // Lines that follow one another at once go out in large writes (see send(Line, boolean)).
+        this.stdin = new BufferedOutputStream(process.getOutputStream(), 64 * 1024);
+        this.input = new ServerInput(stdin, e -> Logger.warn(
+                "the server no longer reads its input; the host's messages are not delivered"));
         // A read that fails means the pipe broke under it (the child was destroyed): its output is over.
         this.output = OutputReader.start(process.getInputStream(), toHost, "stretto-server-stdout-" + process.pid());
     }
@@ -159,22 +164,22 @@ public final class ChildProcessUpstream implements Upstream {
 
     @Override
     public void send(byte[] line, boolean newline) {
-        if (inputBroken.get()) {
-            return;
-        }
-        try {
-            stdin.write(line);
-            if (newline) {
-                stdin.write('\n');
-            }
-            stdin.flush();
-        } catch (IOException e) {
-            // The server closed its stdin or exited: what it can no longer read is dropped,
-            // and the session ends when its output does.
-            if (inputBroken.compareAndSet(false, true)) {
-                Logger.warn("the server no longer reads its input; the host's messages are not delivered");
-            }
-        }
+        send(new Line(line, newline));
+    }
+
+    @Override
+    public void send(Line line) {
+        send(line, false);
+    }
+
+    @Override
+    public void send(Line line, boolean more) {
+        input.write(line, !more);
+    }
+
+    @Override
+    public void flush() {
+        input.write(null, true);
     }
 
     @Override

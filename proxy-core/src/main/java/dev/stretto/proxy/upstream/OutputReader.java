@@ -44,7 +44,7 @@ final class OutputReader {
             Line line;
             while ((line = reader.next()) != null) {
                 handingOn = true;
-                sink.line(line.bytes(), line.terminated());
+                sink.line(line);
                 handingOn = false;
                 handedOn.incrementAndGet();
             }

@@ -1,5 +1,7 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.io.Line;
+
 /**
  * Where the server's lines go. The session's implementation records each line, then
  * forwards it to the host, so it is safe to call from any thread; calls are serialised
@@ -15,6 +17,14 @@ public interface ServerLineSink {
      * @param newline false only for a last line that had no terminator
      */
     void line(byte[] line, boolean newline);
+
+    /**
+     * One line from the server as its reader read it: a long line in the chunks it was read
+     * in (see {@link Line}). By default passed to {@link #line(byte[], boolean)} in one array.
+     */
+    default void line(Line line) {
+        line(line.bytes(), line.terminated());
+    }
 
     /**
      * A line the proxy writes to the host in the server's place, such as the JSON-RPC error

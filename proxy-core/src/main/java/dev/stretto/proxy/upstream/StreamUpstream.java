@@ -1,6 +1,7 @@
 package dev.stretto.proxy.upstream;
 
 import dev.stretto.proxy.ShutdownTimings;
+import dev.stretto.proxy.io.Line;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,7 +13,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.tinylog.Logger;
 
 /**
@@ -20,9 +20,9 @@ import org.tinylog.Logger;
  * lines to {@code toServer} and reads the server's from {@code fromServer}, exactly as it does
  * a child's stdin and stdout, byte for byte.
  *
- * <p>Threads and ownership: {@link #send} and {@link #endOfInput} run on the client pump (a
- * virtual thread: a write that blocks for good keeps the session from ending, so give a stream
- * whose writes fail or return once the server is gone). {@link #awaitEnd} runs as a fork of
+ * <p>Threads and ownership: {@link #send} runs on the host's reader and {@link #endOfInput} on
+ * the client pump, a virtual thread: a write that blocks for good keeps the session from
+ * ending, so give a stream whose writes fail or return once the server is gone. {@link #awaitEnd} runs as a fork of
  * the session's scope. {@code fromServer} is read by an {@link OutputReader}, a daemon thread
  * {@code stretto-server-output-<name>} outside the scope, which ends when the stream ends,
  * fails or is closed (a {@link java.nio.channels.Channels} stream of a pipe is unblocked by
@@ -42,7 +42,7 @@ public final class StreamUpstream implements Upstream {
     private final InputStream fromServer;
     private final OutputStream toServer;
     private final ShutdownTimings timings;
-    private final AtomicBoolean inputBroken = new AtomicBoolean();
+    private final ServerInput input;
     private final CompletableFuture<Void> inputEnded = new CompletableFuture<>();
     // Set once the proxy closes fromServer itself: a read that fails then is no news.
     private volatile boolean closing;
@@ -62,6 +62,7 @@ public final class StreamUpstream implements Upstream {
         this.name = Objects.requireNonNull(name, "name");
         this.fromServer = Objects.requireNonNull(fromServer, "fromServer");
         this.toServer = Objects.requireNonNull(toServer, "toServer");
+        this.input = new ServerInput(toServer, this::inputBroken);
         this.timings = Objects.requireNonNull(timings, "timings");
     }
 
@@ -75,24 +76,31 @@ public final class StreamUpstream implements Upstream {
 
     @Override
     public void send(byte[] line, boolean newline) {
-        if (inputBroken.get()) {
-            return;
-        }
-        try {
-            toServer.write(line);
-            if (newline) {
-                toServer.write('\n');
-            }
-            toServer.flush();
-        } catch (IOException e) {
-            // The server closed its input: what it can no longer read is dropped, and the
-            // session ends when its output does. (A channel's stream is closed by the interrupt
-            // of a thread writing to it: the session is ending then, which is no news.)
-            boolean ending = closing || e instanceof ClosedByInterruptException || Thread.currentThread().isInterrupted();
-            if (inputBroken.compareAndSet(false, true) && !ending) {
-                Logger.warn("the in-process server {} no longer reads its input ({}); the host's messages are not"
-                        + " delivered", name, e.getMessage());
-            }
+        send(new Line(line, newline));
+    }
+
+    @Override
+    public void send(Line line) {
+        send(line, false);
+    }
+
+    @Override
+    public void send(Line line, boolean more) {
+        input.write(line, !more);
+    }
+
+    @Override
+    public void flush() {
+        input.write(null, true);
+    }
+
+    // The first write that failed. (A channel's stream is closed by the interrupt of a thread
+    // writing to it: the session is ending then, which is no news.)
+    private void inputBroken(IOException e) {
+        boolean ending = closing || e instanceof ClosedByInterruptException || Thread.currentThread().isInterrupted();
+        if (!ending) {
+            Logger.warn("the in-process server {} no longer reads its input ({}); the host's messages are not"
+                    + " delivered", name, e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.io.Line;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -8,12 +9,14 @@ import java.util.concurrent.Executor;
 /**
  * The server end of one session: a child process on stdio, a Streamable HTTP endpoint, or a
  * server in the same JVM behind a pair of streams. Lines the server sends go to the session's
- * {@link ServerLineSink}, a bounded queue that the session's upstream pump empties (in active
- * mode, the actor's mailbox), from whatever thread reads them.
+ * {@link ServerLineSink}, from whatever thread reads them: in passive mode that thread records
+ * and forwards each line in the call (and may wait there for room), in active mode the line
+ * goes to the actor's mailbox.
  *
  * <p>Threads and ownership: the Session calls {@link #start} once, before it forks anything.
  * {@link #send} and {@link #endOfInput} are then called by one thread only, in the order the
- * lines are to reach the server: the client pump (in active mode, the actor's server writer). {@link #awaitEnd} and each of {@link #companions()} run
+ * lines are to reach the server: the thread that reads the host's input, then the client pump
+ * for {@link #endOfInput} (in active mode, the actor's server writer). {@link #awaitEnd} and each of {@link #companions()} run
  * as forks of the session's scope. {@link #stop} and {@link #abort} may be called from any
  * thread, at any time, more than once.
  */
@@ -39,6 +42,32 @@ public interface Upstream {
      * @param newline false only for a last line that had no terminator
      */
     void send(byte[] line, boolean newline) throws IOException, InterruptedException;
+
+    /**
+     * Passes one line from the host to the server, as {@link #send(byte[], boolean)} does; a
+     * long line is written from the chunks it was read in where the upstream can (see {@link
+     * Line}). By default it is passed on in one array.
+     */
+    default void send(Line line) throws IOException, InterruptedException {
+        send(line.bytes(), line.terminated());
+    }
+
+    /**
+     * As {@link #send(Line)}; {@code more} says that another line follows at once, so an
+     * upstream that buffers need not flush this one yet (the last line before a pause is sent
+     * with {@code more} false). By default the same as {@link #send(Line)}.
+     */
+    default void send(Line line, boolean more) throws IOException, InterruptedException {
+        send(line);
+    }
+
+    /**
+     * Writes out what {@link #send(Line, boolean)} left buffered. Called by the sender before
+     * it waits for anything else, so that no line sits in a buffer while it waits. By default
+     * nothing.
+     */
+    default void flush() {
+    }
 
     /** The host closed its input: no more {@link #send} calls follow. */
     void endOfInput() throws IOException, InterruptedException;

@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.io.LineReader;
+import dev.stretto.trace.log.EntryWriter;
+import dev.stretto.trace.log.LineBytes;
+import dev.stretto.trace.log.LineClassifier;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.LogHeader;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +29,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 8259, not by the Jackson the writer uses); otherwise as {@code raw}, the text with each
  * ill-formed UTF-8 subpart replaced by one U+FFFD (judged by {@link #lossy}, which works from
  * the set of all prefixes of well-formed sequences rather than from the table the writer uses).
+ * The writer's one pass over a line's bytes must give the same entry however the line is held
+ * (whole, or in the pieces a long line is read in).
  */
 class EveryLogLineIsJsonTest {
 
@@ -102,6 +111,147 @@ class EveryLogLineIsJsonTest {
         }
         assertTrue(messages > inputs.size() / 5 && messages < inputs.size() * 4 / 5,
                 "the generator makes both kinds in numbers: " + messages + " messages of " + inputs.size());
+    }
+
+    /**
+     * Issue 9: the log file writes each entry from the line's bytes, which a long line holds
+     * in pieces. Wherever a line is cut (inside an escape, a number, a literal, a UTF-8
+     * sequence, an ill-formed one), its entry is the one the whole line makes, byte for byte.
+     */
+    @Test
+    void anEntryWrittenFromAnyPiecesOfALineIsTheEntryOfTheWholeLine() throws Exception {
+        List<byte[]> inputs = new ArrayList<>(LineGenerator.landmarks());
+        LineGenerator generator = new LineGenerator(20261201L);
+        for (int k = 0; k < 5000; k++) {
+            inputs.add(generator.next());
+        }
+        Random random = new Random(9);
+        for (byte[] in : inputs) {
+            byte[] expected = (new LogEntry(7, Source.SERVER, LineClassifier.classify(in)).toJson() + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            List<int[]> cuts = new ArrayList<>();
+            if (in.length <= 80) {
+                for (int c = 0; c <= in.length; c++) {
+                    cuts.add(new int[] {c});
+                }
+            }
+            for (int t = 0; t < 3; t++) {
+                int[] some = new int[1 + random.nextInt(5)];
+                for (int c = 0; c < some.length; c++) {
+                    some[c] = random.nextInt(in.length + 1);
+                }
+                Arrays.sort(some);
+                cuts.add(some);
+            }
+            for (int[] at : cuts) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                try (EntryWriter writer = new EntryWriter(out)) {
+                    writer.write(7, Source.SERVER, pieces(in, at));
+                }
+                if (!Arrays.equals(expected, out.toByteArray())) {
+                    fail("cut at " + Arrays.toString(at) + ", " + hex(in) + " was written as "
+                            + out.toString(StandardCharsets.UTF_8) + "\nexpected " + new String(expected,
+                            StandardCharsets.UTF_8));
+                }
+            }
+        }
+    }
+
+    /**
+     * Issue 9: long lines (here some hundreds of kilobytes: a line of many megabytes takes the
+     * same path) are read in chunks and logged from them, never joined: JSON
+     * of every kind of content (escapes, surrogate pairs, multi-byte characters across the
+     * chunks' edges, numbers, nesting) stays a message, and a long line that breaks the rule
+     * anywhere, even in its last bytes, is raw; the log reads back as the lines.
+     */
+    @Test
+    void hugeLinesAreLoggedFromTheChunksTheyWereReadIn() throws Exception {
+        String unit = "{\"t\":\"caf\u00e9 \\\"q\\\" \\u00e9 \\ud83d\\ude00 \u2713\ud83d\ude00\",\"n\":[-1.5e3,0,12345678901234567890],"
+                + "\"o\":{\"a\":[true,false,null]}},";
+        String message = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[" + unit.repeat(3_000) + "{}]}";
+        byte[] json = message.getBytes(StandardCharsets.UTF_8);
+        byte[] random = new byte[300_000];
+        new Random(5).nextBytes(random);
+        for (int k = 0; k < random.length; k++) {
+            if (random[k] == '\n') {
+                random[k] = 'x';
+            }
+        }
+        List<byte[]> lines = List.of(
+                json,
+                concat(" \f".getBytes(StandardCharsets.UTF_8), json, "\t \r".getBytes(StandardCharsets.UTF_8)),
+                concat(json, new byte[] {(byte) 0xE2, (byte) 0x82}),
+                (message.substring(0, message.length() - 2) + ",\"\\ud800\"]}").getBytes(StandardCharsets.UTF_8),
+                (message.substring(0, message.length() - 2) + ",1e999]}").getBytes(StandardCharsets.UTF_8),
+                random);
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        for (byte[] l : lines) {
+            wire.writeBytes(l);
+            wire.write('\n');
+        }
+        Path file = dir.resolve("huge.jsonl");
+        OutputStream out = new FileOutputStream(file.toFile());
+        out.write((LogHeader.of("s", 1, List.of("srv"), null, null, null).toJson() + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        LogWriter writer = new LogWriter(file, out, System::nanoTime, System.nanoTime(), LogWriter.DEFAULT_CAPACITY, () -> {
+        });
+        Thread thread = Thread.ofVirtual().start(writer::call);
+        LineReader reader = new LineReader(new ByteArrayInputStream(wire.toByteArray()));
+        Line line;
+        while ((line = reader.next()) != null) {
+            assertTrue(line.pieceCount() > 1, "read in chunks");
+            writer.record(Source.SERVER, line);
+        }
+        writer.close();
+        assertTrue(thread.join(Duration.ofSeconds(60)), "the writer did not finish");
+
+        List<LogEntry> entries = SessionLog.read(file).entries();
+        assertEquals(lines.size(), entries.size());
+        List<Boolean> kinds = new ArrayList<>();
+        for (int k = 0; k < lines.size(); k++) {
+            byte[] in = lines.get(k);
+            byte[] trimmed = trimmed(in);
+            boolean isJson = StrictJson.judge(trimmed).readableBySerde(1);
+            Payload expected = isJson ? new Payload.Message(new String(trimmed, StandardCharsets.UTF_8))
+                    : new Payload.Raw(lossy(withoutTerminator(in)));
+            assertEquals(expected, entries.get(k).payload(), "line " + k);
+            kinds.add(isJson);
+        }
+        assertEquals(List.of(true, true, false, false, false, false), kinds);
+    }
+
+    private static LineBytes pieces(byte[] line, int[] cuts) {
+        List<byte[]> pieces = new ArrayList<>();
+        int from = 0;
+        for (int c : cuts) {
+            pieces.add(Arrays.copyOfRange(line, from, c));
+            from = c;
+        }
+        pieces.add(Arrays.copyOfRange(line, from, line.length));
+        return new LineBytes() {
+            @Override
+            public int pieceCount() {
+                return pieces.size();
+            }
+
+            @Override
+            public byte[] piece(int i) {
+                return pieces.get(i);
+            }
+
+            @Override
+            public int pieceLength(int i) {
+                return pieces.get(i).length;
+            }
+        };
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
     }
 
     @Test

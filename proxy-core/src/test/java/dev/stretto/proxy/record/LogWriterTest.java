@@ -187,6 +187,40 @@ class LogWriterTest {
     }
 
     @Test
+    void aListenerThatThrowsAnErrorGetsNoMoreLinesAndNeitherTheRecordersNorCloseEverWait() throws Exception {
+        // An Error (a failed assertion in a harness's listener, say) used to end the writer's
+        // thread: the queue filled, and the recorders, then close(), waited for room forever.
+        List<String> heard = new CopyOnWriteArrayList<>();
+        dev.stretto.proxy.SessionListener failing = new dev.stretto.proxy.SessionListener() {
+            @Override
+            public void line(long tMs, Source from, byte[] line) {
+                heard.add(new String(line, StandardCharsets.UTF_8));
+                throw new AssertionError("listener bug");
+            }
+        };
+        dev.stretto.proxy.MemoryRecording memory = new dev.stretto.proxy.MemoryRecording();
+        LogWriter w = new LogWriter(List.of(memory), failing, System::nanoTime, System.nanoTime(), List.of());
+        Thread writer = Thread.ofVirtual().start(w::call);
+        int lines = 3 * LogWriter.DEFAULT_CAPACITY;
+        Thread recorder = Thread.ofPlatform().start(() -> {
+            try {
+                for (int i = 0; i < lines; i++) {
+                    w.record(Source.CLIENT, line("\"" + i + "\""));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            w.close();
+        });
+        assertTrue(recorder.join(java.time.Duration.ofSeconds(10)), "a recorder or close() waits for room");
+        assertTrue(writer.join(java.time.Duration.ofSeconds(10)), "the writer never returned");
+        assertEquals(List.of("\"0\""), heard);
+        assertEquals(lines, memory.entries().size());
+        assertTrue(memory.entries().getLast().toJson().endsWith(",\"message\":\"" + (lines - 1) + "\"}"),
+                memory.entries().getLast().toJson());
+    }
+
+    @Test
     void aBrokenLogNeverStopsTheRecorders() throws Exception {
         AtomicLong writes = new AtomicLong();
         OutputStream broken = new OutputStream() {

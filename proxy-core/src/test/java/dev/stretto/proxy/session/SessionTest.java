@@ -11,6 +11,7 @@ import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -119,6 +120,21 @@ class SessionTest {
         assertTrue(events.indexOf("record client b") < events.indexOf("send b"), "sent before recorded");
         assertTrue(events.indexOf("record server re a") >= 0);
         assertTrue(events.contains("recorder closed") && events.contains("abort"), events.toString());
+    }
+
+    @Test
+    void anUpstreamThatFailsToTakeALineFailsTheSessionRatherThanEndingTheHostsInput() {
+        Upstream broken = new HttpLike() {
+            @Override
+            public void send(Line line, boolean more) throws IOException {
+                throw new IOException("the server's input is broken");
+            }
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = run(broken, new ByteArrayInputStream("a\nb\n".getBytes(StandardCharsets.UTF_8)), out);
+        assertEquals(125, status);
+        assertEquals("", out.toString(StandardCharsets.UTF_8).replace("from get\n", ""));
+        assertTrue(events.contains("record client a") && !events.contains("record client b"), events.toString());
     }
 
     @Test

@@ -10,6 +10,9 @@ package dev.stretto.trace.log;
 public final class JsonText {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
+    // The escape of each character that has one, up to the last ('\\'); null for the others.
+    private static final String[] ESCAPES = escapes();
+
     private JsonText() {
     }
 
@@ -23,25 +26,34 @@ public final class JsonText {
     /** Appends {@code s} to {@code out} as a quoted JSON string. */
     public static void appendQuoted(StringBuilder out, String s) {
         out.append('"');
+        int copied = 0;
         for (int i = 0, n = s.length(); i < n; i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                default -> {
-                    if (c < 0x20) {
-                        out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-                    } else {
-                        out.append(c);
-                    }
-                }
+            String escape = escapeOf(s.charAt(i));
+            if (escape != null) {
+                out.append(s, copied, i).append(escape);
+                copied = i + 1;
             }
         }
-        out.append('"');
+        out.append(s, copied, s.length()).append('"');
+    }
+
+    /** The escape that stands for {@code c} in a string, or null when {@code c} stands for itself. */
+    static String escapeOf(int c) {
+        return c < ESCAPES.length ? ESCAPES[c] : null;
+    }
+
+    private static String[] escapes() {
+        String[] e = new String['\\' + 1];
+        for (int c = 0; c < 0x20; c++) {
+            e[c] = "\\u00" + HEX[c >> 4] + HEX[c & 0xF];
+        }
+        e['"'] = "\\\"";
+        e['\\'] = "\\\\";
+        e['\n'] = "\\n";
+        e['\r'] = "\\r";
+        e['\t'] = "\\t";
+        e['\b'] = "\\b";
+        e['\f'] = "\\f";
+        return e;
     }
 }
