@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -408,9 +409,10 @@ class HttpTransportTest {
                 + "\r\nMcp-Session-Id: " + session + "\r\nMCP-Protocol-Version: 2025-06-18"
                 + "\r\nContent-Length: " + body.length + "\r\n\r\n";
         try {
-            socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
-            socket.getOutputStream().write(body);
-            socket.getOutputStream().flush();
+            // One write: a second small one would wait for the server's delayed ACK.
+            byte[] request = Arrays.copyOf(head.getBytes(StandardCharsets.US_ASCII), head.length() + body.length);
+            System.arraycopy(body, 0, request, head.length(), body.length);
+            socket.getOutputStream().write(request);
         } catch (SocketException closed) {
             return "EOF";
         }
