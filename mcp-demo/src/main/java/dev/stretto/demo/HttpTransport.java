@@ -36,6 +36,14 @@ final class HttpTransport implements AutoCloseable {
     /** The largest POST body read; a JSON-RPC message for this server is far smaller. */
     private static final int MAX_BODY = 16 * 1024 * 1024;
     private static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
+    private static final String MAX_IDLE_PROPERTY = "sun.net.httpserver.maxIdleConnections";
+    private static final String IDLE_INTERVAL_PROPERTY = "sun.net.httpserver.idleInterval";
+    /**
+     * Seconds a kept-alive connection may idle before the server closes it: twice the JDK
+     * client's own keep-alive (30 s, {@code jdk.httpclient.keepalive.timeout}), so such a client
+     * always drops a pooled connection before this server might close it under its next request.
+     */
+    private static final String IDLE_INTERVAL_SECONDS = "60";
 
     private final McpHandler handler;
     private final Optional<String> requiredAuth;
@@ -61,12 +69,18 @@ final class HttpTransport implements AutoCloseable {
      */
     static HttpTransport start(McpHandler handler, InetSocketAddress address, Optional<String> requiredAuth,
                                Duration getStreamLimit) throws IOException {
-        // The JDK server leaves Nagle's algorithm on unless told otherwise (it reads this
-        // once, when it first starts). With it, the second small write of an event stream
-        // waits for the client's delayed ACK, some 40 ms per tool call.
-        if (System.getProperty(NODELAY_PROPERTY) == null) {
-            System.setProperty(NODELAY_PROPERTY, "true");
-        }
+        // The JDK server reads these once, when it first starts; a value the user set wins.
+        // It leaves Nagle's algorithm on unless told otherwise. With it, the second small write
+        // of an event stream waits for the client's delayed ACK, some 40 ms per tool call.
+        defaultProperty(NODELAY_PROPERTY, "true");
+        // Once 200 connections (its default) are idle, it closes each further one right after
+        // its response, without a Connection: close. The client has just pooled that connection
+        // and may send its next POST there before it sees the close: that call gets only an EOF,
+        // and a POST must not be sent twice. A thousand parallel calls leave a thousand
+        // connections idle at once, so none is closed for being one too many; the idle
+        // interval still closes the ones no longer used.
+        defaultProperty(MAX_IDLE_PROPERTY, Integer.toString(Integer.MAX_VALUE));
+        defaultProperty(IDLE_INTERVAL_PROPERTY, IDLE_INTERVAL_SECONDS);
         HttpServer server = HttpServer.create(address, BACKLOG);
         ExecutorService exchanges = Executors.newVirtualThreadPerTaskExecutor();
         HttpTransport transport = new HttpTransport(handler, requiredAuth, getStreamLimit, server, exchanges);
@@ -74,6 +88,12 @@ final class HttpTransport implements AutoCloseable {
         server.setExecutor(exchanges);
         server.start();
         return transport;
+    }
+
+    private static void defaultProperty(String name, String value) {
+        if (System.getProperty(name) == null) {
+            System.setProperty(name, value);
+        }
     }
 
     /** The endpoint's URL, with the port actually bound. */

@@ -8,6 +8,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,7 +17,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -364,6 +368,80 @@ class HttpTransportTest {
             assertEquals(200, r.statusCode());
             assertEquals(event(calling("lookup")) + event(echoAnswer(i, 200)), r.body());
         }
+    }
+
+    /**
+     * The JDK server closes a connection right after its response once {@code maxIdleConnections}
+     * (200 by default) others are idle, without a {@code Connection: close}: a client that has
+     * just pooled it may send its next POST there and get only an EOF. A burst of a thousand
+     * parallel calls leaves a thousand connections idle at once, so every one must stay usable.
+     */
+    @Test
+    void connectionsStayOpenForTheNextRequestWhenManyAreIdle() throws Exception {
+        int connections = 250;
+        start(new EchoWorld());
+        String id = initialize();
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < connections; i++) {
+                Socket socket = new Socket(endpoint.getHost(), endpoint.getPort());
+                socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(WAIT_S));
+                sockets.add(socket);
+                // Answered in full, so the server now counts this connection as idle.
+                assertEquals(pingAnswer(i), rawPost(socket, id, i), "first request on connection " + i);
+            }
+            for (int i = 0; i < connections; i++) {
+                assertEquals(pingAnswer(connections + i), rawPost(sockets.get(i), id, connections + i),
+                        "second request on connection " + i);
+            }
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    /** One keep-alive POST of a ping on {@code socket}; the answer's body, or "EOF" when the server closed it. */
+    private String rawPost(Socket socket, String session, int id) throws IOException {
+        byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}").getBytes(StandardCharsets.UTF_8);
+        String head = "POST " + HttpTransport.PATH + " HTTP/1.1\r\nHost: " + endpoint.getAuthority()
+                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream"
+                + "\r\nMcp-Session-Id: " + session + "\r\nMCP-Protocol-Version: 2025-06-18"
+                + "\r\nContent-Length: " + body.length + "\r\n\r\n";
+        try {
+            // One write: a second small one would wait for the server's delayed ACK.
+            byte[] request = Arrays.copyOf(head.getBytes(StandardCharsets.US_ASCII), head.length() + body.length);
+            System.arraycopy(body, 0, request, head.length(), body.length);
+            socket.getOutputStream().write(request);
+        } catch (SocketException closed) {
+            return "EOF";
+        }
+        InputStream in = socket.getInputStream();
+        StringBuilder headers = new StringBuilder();
+        while (!headers.toString().endsWith("\r\n\r\n")) {
+            int b;
+            try {
+                b = in.read();
+            } catch (SocketException reset) {
+                return "EOF";
+            }
+            if (b < 0) {
+                return "EOF";
+            }
+            headers.append((char) b);
+        }
+        int length = -1;
+        for (String line : headers.toString().split("\r\n")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring("content-length:".length()).strip());
+            }
+        }
+        assertTrue(headers.toString().startsWith("HTTP/1.1 200 "), headers.toString());
+        return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+
+    private static String pingAnswer(int id) {
+        return "{\"id\":" + id + ",\"jsonrpc\":\"2.0\",\"result\":{}}";
     }
 
     private static String echoCall(int id, int delay) {
