@@ -116,7 +116,7 @@ final class LearnCli {
             OracleSettings settings = settings(options, env);
             FlowLearner.Result learned = new FlowLearner(options, progress, InstantSource.system(), settings).learn();
             FlowFile.write(learned.flow(), options.out());
-            progress.line("learned the " + options.domain() + " flow from " + learned.sessions()
+            progress.line("learned the " + learned.flow().manifest().domain() + " flow from " + learned.sessions()
                     + " sessions (" + learned.flow().manifest().tools().size() + " tools) and wrote " + options.out());
             return Stretto.EXIT_OK;
         } catch (LearnException e) {

@@ -145,11 +145,18 @@ class LearnCommandTest {
                 + " tools/list answer), so no tool is known to be read-only: pass --manifest FILE (stretto manifest"
                 + " writes one to edit)\n"), r.err());
 
-        Run withManifest = learn(logs, out, "--manifest", Fixtures.file("shop.manifest.json").toString());
+        Path manifest = tmp.resolve("desk.manifest.json");
+        Files.writeString(manifest, Files.readString(Fixtures.file("shop.manifest.json"))
+                .replace("\"domain\": \"shop\"", "\"domain\": \"desk\""));
+        Run withManifest = learn(logs, out, "--manifest", manifest.toString());
         assertEquals(0, withManifest.status(), withManifest.err());
+        // The manifest's domain is the flow's, and the one named.
+        assertTrue(withManifest.err().endsWith("stretto: learned the desk flow from 6 sessions (4 tools) and wrote "
+                + out + "\n"), withManifest.err());
         String flow = Files.readString(out);
         // The same flow, but without docs (the manifest file has none) and without contracts.
-        String expected = shopFlow().replaceFirst("\"docs\":\\{.*?\\}\\}\\}\\},", "\"docs\":{}},")
+        String expected = shopFlow().replace("\"domain\":\"shop\"", "\"domain\":\"desk\"")
+                .replaceFirst("\"docs\":\\{.*?\\}\\}\\}\\},", "\"docs\":{}},")
                 .replaceFirst(",\"contracts\":\\{[^}]*\\}", "");
         assertSameText(expected, withoutClock(flow));
     }
