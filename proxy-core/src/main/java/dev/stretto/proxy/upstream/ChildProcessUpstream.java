@@ -3,7 +3,6 @@ package dev.stretto.proxy.upstream;
 import dev.stretto.proxy.ServerStderr;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
-import dev.stretto.proxy.io.Line;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,7 +45,7 @@ import org.tinylog.Logger;
  * process that keeps the server's stdout open cannot keep the session from ending with the
  * server's status. {@link #stop} ends the tree politely but promptly, {@link #abort} at once.
  */
-public final class ChildProcessUpstream implements Upstream {
+public final class ChildProcessUpstream implements PipedUpstream {
 
     /** How long the server's output is still read after the server has exited. */
     static final Duration EXIT_GRACE = Duration.ofMillis(500);
@@ -163,23 +162,8 @@ public final class ChildProcessUpstream implements Upstream {
     }
 
     @Override
-    public void send(byte[] line, boolean newline) {
-        send(new Line(line, newline));
-    }
-
-    @Override
-    public void send(Line line) {
-        send(line, false);
-    }
-
-    @Override
-    public void send(Line line, boolean more) {
-        input.write(line, !more);
-    }
-
-    @Override
-    public void flush() {
-        input.write(null, true);
+    public ServerInput input() {
+        return input;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.stretto.proxy.upstream;
 
 import dev.stretto.proxy.ShutdownTimings;
-import dev.stretto.proxy.io.Line;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +36,7 @@ import org.tinylog.Logger;
  * fromServer} and ends the session without the rest (there is no signal to send). A stream has
  * no exit status: it is 0. The session owns both streams: they are closed when it ends.
  */
-public final class StreamUpstream implements Upstream {
+public final class StreamUpstream implements PipedUpstream {
     private final String name;
     private final InputStream fromServer;
     private final OutputStream toServer;
@@ -75,23 +74,8 @@ public final class StreamUpstream implements Upstream {
     }
 
     @Override
-    public void send(byte[] line, boolean newline) {
-        send(new Line(line, newline));
-    }
-
-    @Override
-    public void send(Line line) {
-        send(line, false);
-    }
-
-    @Override
-    public void send(Line line, boolean more) {
-        input.write(line, !more);
-    }
-
-    @Override
-    public void flush() {
-        input.write(null, true);
+    public ServerInput input() {
+        return input;
     }
 
     // The first write that failed. (A channel's stream is closed by the interrupt of a thread
