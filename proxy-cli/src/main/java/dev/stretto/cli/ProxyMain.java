@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.tinylog.Logger;
 import org.tinylog.configuration.Configuration;
 import org.tinylog.provider.ProviderRegistry;
@@ -50,6 +52,9 @@ public final class ProxyMain {
 
     /** How often the processes the server left behind that have exited are reaped. */
     static final Duration REAP_INTERVAL = Duration.ofSeconds(5);
+
+    /** How long after the server's start the proxy makes itself a subreaper at the latest. */
+    static final Duration REAPER_DELAY_MAX = Duration.ofSeconds(1);
 
     static final String USAGE_TEXT = """
             Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND...
@@ -209,18 +214,32 @@ public final class ProxyMain {
         // Keep the real stdout for the protocol only; anything else that prints to
         // System.out (a library, by mistake) ends up on stderr instead.
         PrintStream textOut = System.out;
-        OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
+        CountDownLatch hostAnswered = new CountDownLatch(1);
+        OutputStream protocolOut = new FirstWriteSignal(new FileOutputStream(FileDescriptor.out), hostAnswered);
         System.setOut(System.err);
         SignalShutdown shutdown = SignalShutdown.install(Thread.currentThread());
         // The proxy is the only program in this process, so it may make it a child subreaper.
-        // Off the start-up path: the FFM linker takes a while to start, and the setting only
-        // matters once a process of the server's loses its parent. Only for a session, with the
-        // logger made first: the reaper logs, and a logger first made by it while a short run
-        // is exiting cannot register its shutdown hook and prints an error.
+        // Off the start-up path, on a thread of its own. That thread makes the logger first
+        // (tinylog's start-up takes tens of ms) while the main thread sets the session up and
+        // starts the server. The setting only matters once a process of the server's loses its
+        // parent, and the FFM linker it needs takes tens of ms of processor to start (measured:
+        // about 100 ms more to the server's first answer on 2 busy cores when it ran beside the
+        // server's own start-up), so it waits for the server's first answer to reach the host,
+        // or REAPER_DELAY_MAX after the server's start at the latest.
         Subreaper subreaper = new Subreaper();
         Runnable startReaper = () -> {
-            ProviderRegistry.getLoggingProvider();
-            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> keepReaping(subreaper));
+            CountDownLatch serverStarted = new CountDownLatch(1);
+            subreaper.afterFirstStart(serverStarted::countDown);
+            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> {
+                ProviderRegistry.getLoggingProvider();
+                try {
+                    serverStarted.await();
+                    hostAnswered.await(REAPER_DELAY_MAX.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                keepReaping(subreaper);
+            });
         };
         int status;
         try {

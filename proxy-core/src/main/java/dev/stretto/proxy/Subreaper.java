@@ -42,6 +42,17 @@ public final class Subreaper {
         return reaper.enable();
     }
 
+    /**
+     * Runs {@code task} once a first server has been started through this instance, on the
+     * thread that started it, or at once if one has been already (never, if none is). A
+     * program that starts a session at once may wait for it before calling {@link #enable()}:
+     * the FFM linker's start-up then no longer holds up the server's start. {@code task}
+     * should be quick (start a thread, count a latch down).
+     */
+    public void afterFirstStart(Runnable task) {
+        reaper.afterFirstStart(task);
+    }
+
     /** Whether this JVM is a child subreaper, through this instance. */
     public boolean active() {
         return reaper.active();

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.tinylog.Logger;
@@ -39,6 +40,8 @@ public final class ChildReaper {
     private final Set<Long> started = ConcurrentHashMap.newKeySet();
     // Orphans whose exit is already awaited, to be reaped once.
     private final Set<Long> watched = ConcurrentHashMap.newKeySet();
+    // Completed once the first server has been started through this instance.
+    private final CompletableFuture<Void> firstStart = new CompletableFuture<>();
     private volatile boolean active;
     // Made on first use: creating a downcall handle costs a noticeable part of start-up.
     private volatile MethodHandle waitpid;
@@ -96,16 +99,23 @@ public final class ChildReaper {
      * orphan, and never reaped here).
      */
     Process start(ProcessBuilder pb) throws IOException {
+        Process process;
         startLock.lock();
         try {
-            Process process = pb.start();
+            process = pb.start();
             long pid = process.pid();
             started.add(pid);
             process.onExit().thenRun(() -> started.remove(pid));
-            return process;
         } finally {
             startLock.unlock();
         }
+        firstStart.complete(null);
+        return process;
+    }
+
+    /** See {@link dev.stretto.proxy.Subreaper#afterFirstStart(Runnable)}. */
+    public void afterFirstStart(Runnable task) {
+        firstStart.thenRun(task);
     }
 
     /**
