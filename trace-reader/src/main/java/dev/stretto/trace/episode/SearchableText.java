@@ -10,22 +10,21 @@ package dev.stretto.trace.episode;
  *
  * <p>The filter has at least four bits per character and doubles (and is filled again from
  * the text) when the text outgrows that, so a miss is found in a few lookups, whatever the
- * text's size. Not thread-safe.
+ * text's size. It is brought up to date when asked, not when the text grows: noting a run
+ * is a write at a random place in a filter as large as the text, a cache miss once the text
+ * is large, and most texts grow with every call (the proxy in active mode appends each call's
+ * arguments) but are asked only now and then, or never. Not thread-safe.
  */
 final class SearchableText {
     private final StringBuilder text = new StringBuilder();
     private long[] bits = new long[64];
     private int mask = 64 * 64 - 1;
+    /** How much of the text the filter holds: its runs that end before this position. */
+    private int noted;
 
     /** Appends {@code s}. */
     SearchableText append(CharSequence s) {
-        int from = text.length();
         text.append(s);
-        if (text.length() * 4L > mask + 1L) {
-            grow();
-        } else {
-            note(from);
-        }
         return this;
     }
 
@@ -36,6 +35,7 @@ final class SearchableText {
 
     /** Whether the text holds {@code value} (as {@code indexOf(value) >= 0}). */
     boolean contains(String value) {
+        catchUp();
         int n = value.length();
         if (n >= 4) {
             for (int i = 0; i + 4 <= n; i++) {
@@ -56,6 +56,19 @@ final class SearchableText {
     /** The text itself. */
     CharSequence text() {
         return text;
+    }
+
+    /** Notes what was appended since the filter was last brought up to date. */
+    private void catchUp() {
+        if (noted == text.length()) {
+            return;
+        }
+        if (text.length() * 4L > mask + 1L) {
+            grow();
+        } else {
+            note(noted);
+        }
+        noted = text.length();
     }
 
     /** Notes the runs that end at each position from {@code from} on. */
