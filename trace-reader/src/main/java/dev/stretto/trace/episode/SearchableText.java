@@ -1,5 +1,8 @@
 package dev.stretto.trace.episode;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Text that only grows, asked again and again whether it contains a value: what turn
  * inference keeps (everything known before a turn, and what the turn returned). A plain
@@ -13,10 +16,14 @@ package dev.stretto.trace.episode;
  * text's size. It is brought up to date when asked, not when the text grows: noting a run
  * is a write at a random place in a filter as large as the text, a cache miss once the text
  * is large, and most texts grow with every call (the proxy in active mode appends each call's
- * arguments) but are asked only now and then, or never. Not thread-safe.
+ * arguments) but are asked only now and then, or never. For the same reason appended pieces
+ * are kept as they are (mostly strings a call's arguments hold anyway) and copied into the
+ * text only when it is asked for or searched. Not thread-safe.
  */
 final class SearchableText {
     private final StringBuilder text = new StringBuilder();
+    /** Appended since the text was last asked for; strings, which cannot change. */
+    private final List<String> pieces = new ArrayList<>();
     private long[] bits = new long[64];
     private int mask = 64 * 64 - 1;
     /** How much of the text the filter holds: its runs that end before this position. */
@@ -24,13 +31,13 @@ final class SearchableText {
 
     /** Appends {@code s}. */
     SearchableText append(CharSequence s) {
-        text.append(s);
+        pieces.add(s.toString());
         return this;
     }
 
     /** Appends {@code c}. */
     SearchableText append(char c) {
-        return append(String.valueOf(c));
+        return append(c == '\n' ? "\n" : String.valueOf(c));
     }
 
     /** Whether the text holds {@code value} (as {@code indexOf(value) >= 0}). */
@@ -55,11 +62,16 @@ final class SearchableText {
 
     /** The text itself. */
     CharSequence text() {
+        for (String p : pieces) {
+            text.append(p);
+        }
+        pieces.clear();
         return text;
     }
 
     /** Notes what was appended since the filter was last brought up to date. */
     private void catchUp() {
+        text();
         if (noted == text.length()) {
             return;
         }
