@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.LineClassifier;
-import dev.stretto.trace.log.Payload;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -58,7 +57,7 @@ final class ProxyLines {
      */
     static JsonNode logged(byte[] line) {
         // Parsed from the bytes: the same tree as the message's text gives, sooner.
-        return LineClassifier.classify(line) instanceof Payload.Message ? parse(line) : null;
+        return LineClassifier.isMessage(line) ? parse(line) : null;
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.stretto.trace.episode;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Text that only grows, asked again and again whether it contains a value: what turn
  * inference keeps (everything known before a turn, and what the turn returned). A plain
@@ -10,32 +13,36 @@ package dev.stretto.trace.episode;
  *
  * <p>The filter has at least four bits per character and doubles (and is filled again from
  * the text) when the text outgrows that, so a miss is found in a few lookups, whatever the
- * text's size. Not thread-safe.
+ * text's size. It is brought up to date when asked, not when the text grows: noting a run
+ * is a write at a random place in a filter as large as the text, a cache miss once the text
+ * is large, and most texts grow with every call (the proxy in active mode appends each call's
+ * arguments) but are asked only now and then, or never. For the same reason appended pieces
+ * are kept as they are (mostly strings a call's arguments hold anyway) and copied into the
+ * text only when it is asked for or searched. Not thread-safe.
  */
 final class SearchableText {
     private final StringBuilder text = new StringBuilder();
+    /** Appended since the text was last asked for; strings, which cannot change. */
+    private final List<String> pieces = new ArrayList<>();
     private long[] bits = new long[64];
     private int mask = 64 * 64 - 1;
+    /** How much of the text the filter holds: its runs that end before this position. */
+    private int noted;
 
     /** Appends {@code s}. */
     SearchableText append(CharSequence s) {
-        int from = text.length();
-        text.append(s);
-        if (text.length() * 4L > mask + 1L) {
-            grow();
-        } else {
-            note(from);
-        }
+        pieces.add(s.toString());
         return this;
     }
 
     /** Appends {@code c}. */
     SearchableText append(char c) {
-        return append(String.valueOf(c));
+        return append(c == '\n' ? "\n" : String.valueOf(c));
     }
 
     /** Whether the text holds {@code value} (as {@code indexOf(value) >= 0}). */
     boolean contains(String value) {
+        catchUp();
         int n = value.length();
         if (n >= 4) {
             for (int i = 0; i + 4 <= n; i++) {
@@ -55,7 +62,25 @@ final class SearchableText {
 
     /** The text itself. */
     CharSequence text() {
+        for (String p : pieces) {
+            text.append(p);
+        }
+        pieces.clear();
         return text;
+    }
+
+    /** Notes what was appended since the filter was last brought up to date. */
+    private void catchUp() {
+        text();
+        if (noted == text.length()) {
+            return;
+        }
+        if (text.length() * 4L > mask + 1L) {
+            grow();
+        } else {
+            note(noted);
+        }
+        noted = text.length();
     }
 
     /** Notes the runs that end at each position from {@code from} on. */

@@ -306,7 +306,8 @@ public final class TimelineBuilder {
             }
         } else if (node.isTextual() || node.isNumber()) {
             String s = node.isTextual() ? node.textValue() : CanonicalJson.write(node);
-            if (s.codePointCount(0, s.length()) >= 2) {
+            // Three chars are two code points at least: only a pair of two needs counting.
+            if (s.length() >= 3 || s.codePointCount(0, s.length()) >= 2) {
                 out.add(s);
             }
         }

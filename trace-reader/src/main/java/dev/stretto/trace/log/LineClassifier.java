@@ -62,17 +62,35 @@ public final class LineClassifier {
      *         UTF-8 replaced by U+FFFD
      */
     public static Payload classify(byte[] buf, int off, int len) {
-        int end = off + len;
-        while (end > off && (buf[end - 1] == '\n' || buf[end - 1] == '\r')) {
-            end--;
-        }
-        MessageCheck check = new MessageCheck();
-        check.update(buf, off, end - off);
+        int end = withoutTerminator(buf, off, len);
+        MessageCheck check = check(buf, off, end);
         if (check.isMessage()) {
             int start = off + (int) check.messageStart();
             return new Payload.Message(new String(buf, start, (int) (check.messageEnd() - check.messageStart()),
                     StandardCharsets.UTF_8));
         }
         return new Payload.Raw(LossyUtf8.decode(buf, off, end - off));
+    }
+
+    /**
+     * Whether {@link #classify(byte[])} makes {@code line} a {@link Payload.Message}, without
+     * decoding its text: for a caller that only needs to know, on every line.
+     */
+    public static boolean isMessage(byte[] line) {
+        return check(line, 0, withoutTerminator(line, 0, line.length)).isMessage();
+    }
+
+    private static int withoutTerminator(byte[] buf, int off, int len) {
+        int end = off + len;
+        while (end > off && (buf[end - 1] == '\n' || buf[end - 1] == '\r')) {
+            end--;
+        }
+        return end;
+    }
+
+    private static MessageCheck check(byte[] buf, int off, int end) {
+        MessageCheck check = new MessageCheck();
+        check.update(buf, off, end - off);
+        return check;
     }
 }

@@ -40,6 +40,32 @@ class SearchableTextTest {
     }
 
     @Test
+    void manyAppendsBetweenQuestionsStillAnswerAsIndexOf() {
+        Random r = new Random(7);
+        String alphabet = "ab#W1\n\u00e9\u4e2d";
+        SearchableText text = new SearchableText();
+        StringBuilder plain = new StringBuilder();
+        for (int round = 0; round < 300; round++) {
+            // Up to a few thousand characters between questions: the filter outgrows itself unasked.
+            for (int pieces = r.nextInt(r.nextInt(10) == 0 ? 400 : 5); pieces > 0; pieces--) {
+                StringBuilder piece = new StringBuilder();
+                for (int i = r.nextInt(20); i > 0; i--) {
+                    piece.append(alphabet.charAt(r.nextInt(alphabet.length())));
+                }
+                text.append(piece);
+                plain.append(piece);
+            }
+            for (int q = r.nextInt(3); q > 0; q--) {
+                int from = plain.length() > 8 ? r.nextInt(plain.length() - 6) : 0;
+                String v = r.nextBoolean() && plain.length() > 8 ? plain.substring(from, from + 2 + r.nextInt(5))
+                        : "b" + alphabet.charAt(r.nextInt(alphabet.length())) + "W" + alphabet.charAt(r.nextInt(alphabet.length()));
+                assertEquals(plain.indexOf(v) >= 0, text.contains(v), "'" + v + "' after " + plain.length() + " chars");
+            }
+        }
+        assertEquals(plain.toString(), text.text().toString());
+    }
+
+    @Test
     void aValueAcrossTwoAppendsIsFound() {
         SearchableText t = new SearchableText().append("user").append('_').append("61\n");
         assertTrue(t.contains("user_61"));

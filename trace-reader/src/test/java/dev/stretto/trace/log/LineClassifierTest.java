@@ -8,7 +8,15 @@ import org.junit.jupiter.api.Test;
 class LineClassifierTest {
 
     private static Payload classify(String s) {
-        return LineClassifier.classify(s.getBytes(StandardCharsets.UTF_8));
+        return classify(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Every line classified here is also asked isMessage, which must agree. */
+    private static Payload classify(byte[] line) {
+        Payload p = LineClassifier.classify(line);
+        assertEquals(p instanceof Payload.Message, LineClassifier.isMessage(line),
+                () -> "isMessage disagrees with classify on " + p);
+        return p;
     }
 
     @Test
@@ -57,17 +65,17 @@ class LineClassifierTest {
     void jsonInAnotherEncodingOrAfterAByteOrderMarkIsRaw() {
         byte[] utf16le = "{\"a\":1}".getBytes(StandardCharsets.UTF_16LE);
         assertEquals(new Payload.Raw("{\u0000\"\u0000a\u0000\"\u0000:\u00001\u0000}\u0000"),
-                LineClassifier.classify(utf16le));
+                classify(utf16le));
         byte[] utf16be = "[1]".getBytes(StandardCharsets.UTF_16BE);
-        assertEquals(new Payload.Raw("\u0000[\u00001\u0000]"), LineClassifier.classify(utf16be));
+        assertEquals(new Payload.Raw("\u0000[\u00001\u0000]"), classify(utf16be));
         byte[] utf32le = {'1', 0, 0, 0};
-        assertEquals(new Payload.Raw("1\u0000\u0000\u0000"), LineClassifier.classify(utf32le));
-        assertEquals(new Payload.Raw("1\u0000"), LineClassifier.classify(new byte[] {'1', 0}));
-        assertEquals(new Payload.Raw("{\u0000}\u0000"), LineClassifier.classify(new byte[] {'{', 0, '}', 0}));
+        assertEquals(new Payload.Raw("1\u0000\u0000\u0000"), classify(utf32le));
+        assertEquals(new Payload.Raw("1\u0000"), classify(new byte[] {'1', 0}));
+        assertEquals(new Payload.Raw("{\u0000}\u0000"), classify(new byte[] {'{', 0, '}', 0}));
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, '{', '}', '\n'};
-        assertEquals(new Payload.Raw("\uFEFF{}"), LineClassifier.classify(bom));
+        assertEquals(new Payload.Raw("\uFEFF{}"), classify(bom));
         byte[] utf16bom = {(byte) 0xFF, (byte) 0xFE, '{', 0, '}', 0};
-        assertEquals(new Payload.Raw("\uFFFD\uFFFD{\u0000}\u0000"), LineClassifier.classify(utf16bom));
+        assertEquals(new Payload.Raw("\uFFFD\uFFFD{\u0000}\u0000"), classify(utf16bom));
     }
 
     @Test
@@ -94,7 +102,7 @@ class LineClassifierTest {
     @Test
     void anEncodedSurrogateIsInvalidUtf8AndRawWithOneReplacementPerByte() {
         byte[] line = {'"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"'};
-        assertEquals(new Payload.Raw("\"\uFFFD\uFFFD\uFFFD\""), LineClassifier.classify(line));
+        assertEquals(new Payload.Raw("\"\uFFFD\uFFFD\uFFFD\""), classify(line));
     }
 
     @Test
@@ -116,7 +124,7 @@ class LineClassifierTest {
     @Test
     void invalidUtf8IsRawWithReplacementCharacters() {
         byte[] line = {'{', '"', 'a', '"', ':', '"', (byte) 0xff, '"', '}', '\n'};
-        assertEquals(new Payload.Raw("{\"a\":\"\uFFFD\"}"), LineClassifier.classify(line));
+        assertEquals(new Payload.Raw("{\"a\":\"\uFFFD\"}"), classify(line));
     }
 
     @Test
