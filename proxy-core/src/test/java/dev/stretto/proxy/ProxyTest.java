@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stretto.proxy.testing.HostStreams;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -188,30 +189,10 @@ class ProxyTest {
     void anInterruptedSessionStopsWithEveryForwardedLineLoggedAndTheServerEnded(@TempDir Path tmp) throws Exception {
         ProxyConfig config = sh("echo $$; exec cat").record(tmp).build();
         // The host writes lines until the session stops; cat echoes them.
-        java.io.InputStream endless = new java.io.InputStream() {
-            private final byte[] line = bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":"
-                    + "{\"data\":\"" + "x".repeat(10_000) + "\"}}\n");
-            private int pos;
-
-            @Override
-            public int read() {
-                int b = line[pos];
-                pos = (pos + 1) % line.length;
-                return b;
-            }
-        };
+        java.io.InputStream endless = HostStreams.endless(bytes("{\"jsonrpc\":\"2.0\",\"method\":"
+                + "\"notifications/message\",\"params\":{\"data\":\"" + "x".repeat(10_000) + "\"}}\n"));
         java.util.concurrent.LinkedBlockingQueue<Integer> newlines = new java.util.concurrent.LinkedBlockingQueue<>();
-        ByteArrayOutputStream received = new ByteArrayOutputStream() {
-            @Override
-            public synchronized void write(byte[] b, int off, int len) {
-                super.write(b, off, len);
-                for (int i = off; i < off + len; i++) {
-                    if (b[i] == '\n') {
-                        newlines.add(1);
-                    }
-                }
-            }
-        };
+        ByteArrayOutputStream received = HostStreams.countingLines(newlines);
         java.util.concurrent.FutureTask<Integer> session = new java.util.concurrent.FutureTask<>(
                 () -> Proxy.run(config, endless, received).exitStatus());
         Thread runner = Thread.ofPlatform().start(session);

@@ -11,6 +11,7 @@ import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.testing.HostStreams;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
@@ -52,30 +53,10 @@ class ActiveEndingTest {
             throws Exception {
         ProxyConfig config = sh("echo $$; exec cat").record(tmp).build();
         // The host writes lines until the session stops; cat echoes them.
-        InputStream endless = new InputStream() {
-            private final byte[] line = ("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\""
-                    + "x".repeat(10_000) + "\"}}\n").getBytes(StandardCharsets.UTF_8);
-            private int pos;
-
-            @Override
-            public int read() {
-                int b = line[pos];
-                pos = (pos + 1) % line.length;
-                return b;
-            }
-        };
+        InputStream endless = HostStreams.endless(("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                + "\"params\":{\"data\":\"" + "x".repeat(10_000) + "\"}}\n").getBytes(StandardCharsets.UTF_8));
         LinkedBlockingQueue<Integer> newlines = new LinkedBlockingQueue<>();
-        ByteArrayOutputStream received = new ByteArrayOutputStream() {
-            @Override
-            public synchronized void write(byte[] b, int off, int len) {
-                super.write(b, off, len);
-                for (int i = off; i < off + len; i++) {
-                    if (b[i] == '\n') {
-                        newlines.add(1);
-                    }
-                }
-            }
-        };
+        ByteArrayOutputStream received = HostStreams.countingLines(newlines);
         FutureTask<Integer> session = new FutureTask<>(() -> Proxy.run(config, endless, received).exitStatus());
         Thread runner = Thread.ofPlatform().start(session);
         for (int i = 0; i < 50; i++) {
@@ -109,24 +90,7 @@ class ActiveEndingTest {
                 + "\\\"notifications/message\\\",\\\"params\\\":{\\\"seq\\\":$i}}\"; i=$((i+1)); done; exit 4")
                 .record(tmp).build();
         CountDownLatch never = new CountDownLatch(1);
-        OutputStream stuck = new OutputStream() {
-            @Override
-            public void write(int b) {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                // A pipe the host no longer reads: the write never returns, interrupts or not.
-                while (true) {
-                    try {
-                        never.await();
-                    } catch (InterruptedException ignored) {
-                        // still blocked
-                    }
-                }
-            }
-        };
+        OutputStream stuck = HostStreams.neverRead();
         InputStream openInput = new InputStream() {
             @Override
             public int read() throws java.io.IOException {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.testing.HostStreams;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;
@@ -196,25 +197,7 @@ class SessionTest {
                 return List.of();
             }
         };
-        CountDownLatch never = new CountDownLatch(1);
-        java.io.OutputStream stuck = new java.io.OutputStream() {
-            @Override
-            public void write(int b) {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                // A pipe the host no longer reads: the write never returns, interrupts or not.
-                while (true) {
-                    try {
-                        never.await();
-                    } catch (InterruptedException ignored) {
-                        // still blocked
-                    }
-                }
-            }
-        };
+        java.io.OutputStream stuck = HostStreams.neverRead();
         int status = assertTimeoutPreemptively(LIMIT, () -> {
             try (HostInput input = HostInput.start(hostThatNeverCloses(), "test-stdin")) {
                 return new Session("test-session", talksAndQuits, recorder, null, input, stuck,
