@@ -26,21 +26,23 @@ import java.util.Objects;
  * @param subreaper  how processes a child server leaves behind are found: through this JVM
  *                   being a child subreaper, when the program made it one (the CLI does), else
  *                   an inactive one (see {@link Subreaper})
- * @param active     active mode (guards, the commit tool, the conversation file, a served
- *                   flow, the confirmation judge), or null for passive mode, which only forwards
- *                   and records; a program sets it with {@link Builder#active(ActiveSettings)}
+ * @param active     active mode (guards, the commit tool, the conversation file; with the
+ *                   project's own commands' settings also a served flow and the confirmation
+ *                   judge), or null for passive mode, which only forwards and records
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
-                          InstantSource clock, Subreaper subreaper, ActiveMode active,
+                          InstantSource clock, Subreaper subreaper, ActiveSettings active,
                           List<RecordingSink> sinks, SessionListener listener) {
 
     /**
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given with neither
-     *                                  a {@code recordDir} nor an oracle with a cache
+     *                                  a {@code recordDir} nor an oracle with a cache; or when
+     *                                  {@code active} switches nothing on or names a domain
+     *                                  without guards
      */
     public ProxyConfig {
         Objects.requireNonNull(upstream, "upstream");
@@ -52,8 +54,10 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
         }
+        // Settings a program implemented itself are checked as the builder checks its own.
+        ActiveMode mode = active == null ? null : ActiveMode.of(active);
         if (retainDays != null && recordDir == null
-                && (active == null || active.oracle() == null || active.oracle().cacheInUse().isEmpty())) {
+                && (mode == null || mode.oracle() == null || mode.oracle().cacheInUse().isEmpty())) {
             throw new IllegalArgumentException("retainDays needs a record directory or an oracle cache");
         }
     }
@@ -74,7 +78,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private ShutdownTimings shutdown = ShutdownTimings.DEFAULT;
         private InstantSource clock = InstantSource.system();
         private Subreaper subreaper;
-        private ActiveMode active;
+        private ActiveSettings active;
         private final List<RecordingSink> sinks = new ArrayList<>();
         private SessionListener listener;
 
@@ -142,19 +146,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
          * null (the default) for passive mode. Replaces active mode given before.
          */
         public Builder active(ActiveSettings settings) {
-            this.active = settings == null ? null : settings.mode();
-            return this;
-        }
-
-        /**
-         * Active mode in the internal form the project's own commands build, with what {@link
-         * ActiveSettings} does not offer: a served flow, the oracle, the confirmation judge.
-         * {@code ActiveMode} is not exported by the module, so only a program on the class path
-         * can call this; one on the module path uses {@link #active(ActiveSettings)}. Null for
-         * passive mode.
-         */
-        public Builder active(ActiveMode active) {
-            this.active = active;
+            this.active = settings;
             return this;
         }
 

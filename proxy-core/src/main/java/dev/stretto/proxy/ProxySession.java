@@ -50,8 +50,10 @@ final class ProxySession {
         // With a log file, its name keeps the id unique (and plain, as the reference has it).
         String sessionId = config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
         // Active mode: --context names a file in the host's world, as --record does.
-        ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
-                : config.active().withContext(hostPath(config.host(), config.active().context(), "context file", "file"));
+        ActiveMode activeMode = config.active() == null ? null : ActiveMode.of(config.active());
+        if (activeMode != null && activeMode.context() != null) {
+            activeMode = activeMode.withContext(hostPath(config.host(), activeMode.context(), "context file", "file"));
+        }
         // Flows: --flow-log names a file in the host's world too, and so does --confirm-log.
         if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() != null) {
             activeMode = activeMode.withFlow(activeMode.flow().withLog(hostPath(config.host(), activeMode.flow().log(),
