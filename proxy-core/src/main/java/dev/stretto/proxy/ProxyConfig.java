@@ -21,6 +21,8 @@ import java.util.Objects;
  *                   {@code replay}), when the session starts ({@code --retain-days}), or null to
  *                   keep them all
  * @param host       PATH, home, host session and parent process, as the caller found them
+ *                   ({@link HostEnvironment#current()}, the JVM's own, unless the builder was
+ *                   given others)
  * @param shutdown   the shutdown ladder's timings for a child server
  * @param clock      the wall clock for the session id and {@code started_unix_ms}
  * @param subreaper  how processes a child server leaves behind are found: through this JVM
@@ -74,7 +76,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private String domain;
         private String agentModel;
         private Integer retainDays;
-        private HostEnvironment host = HostEnvironment.UNKNOWN;
+        private HostEnvironment host;
         private ShutdownTimings shutdown = ShutdownTimings.DEFAULT;
         private InstantSource clock = InstantSource.system();
         private Subreaper subreaper;
@@ -168,7 +170,8 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
 
         /** The configuration. */
         public ProxyConfig build() {
-            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
+            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays,
+                    host != null ? host : HostEnvironment.current(), shutdown, clock,
                     subreaper != null ? subreaper : new Subreaper(), active, sinks, listener);
         }
     }
