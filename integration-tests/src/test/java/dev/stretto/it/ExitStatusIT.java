@@ -50,6 +50,7 @@ class ExitStatusIT {
             assertEquals(125, p.waitFor());
             assertTrue(p.stderr().contains("no-such-mcp-server-xyz"), p.stderr());
             assertTrue(p.stderr().contains("PATH"), "names the PATH searched: " + p.stderr());
+            assertFalse(p.stderr().contains("recording to"), "names a log that never exists: " + p.stderr());
             assertTrue(p.stderr().startsWith("stretto-proxy: "), p.stderr());
             assertEquals("", new String(p.stdoutBytes(), StandardCharsets.UTF_8), "nothing on the protocol channel");
         }

@@ -82,7 +82,6 @@ final class ProxySession {
                 fileSink.open(header(config, sessionId, started));
                 sinks.add(fileSink);
                 logPath = logFile.path();
-                Logger.info("recording to {}", logPath);
             } catch (LogFileSink.HeaderNotWritten e) {
                 // A log without its header is no log: the session goes on unrecorded.
                 Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
@@ -127,7 +126,13 @@ final class ProxySession {
                     config.shutdown().hostStall(), active);
             SessionResult result;
             try {
-                Session.Outcome outcome = session.run();
+                // Said once the server has started: a session that cannot start leaves no log to name.
+                Path recording = logPath;
+                Session.Outcome outcome = session.run(() -> {
+                    if (recording != null) {
+                        Logger.info("recording to {}", recording);
+                    }
+                });
                 result = result(outcome.status(), outcome.reason(), outcome.failure(), sessionId, logPath, session,
                         started, startNanos);
             } catch (IOException e) {

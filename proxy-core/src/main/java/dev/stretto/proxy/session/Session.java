@@ -151,11 +151,22 @@ public final class Session {
      *                              the class comment), with the log complete and the server ended
      */
     public Outcome run() throws IOException, InterruptedException {
+        return run(() -> {
+        });
+    }
+
+    /**
+     * As {@link #run()}, running {@code started} on this thread once the upstream has started,
+     * before anything is forwarded: from then on the session runs to its end, and what it
+     * records stays.
+     */
+    public Outcome run(Runnable started) throws IOException, InterruptedException {
         HostOutput out = HostOutput.start(hostOutStream, name + "-stdout");
         serverLines = new ServerLines(gate, out);
         boolean stopped = false;
         try {
             startUpstream();
+            started.run();
             Outcome outcome = runScope(out);
             int undelivered = out.awaitDelivered(hostStall);
             if (undelivered > 0) {
