@@ -13,9 +13,9 @@ import java.util.stream.Stream;
  *
  * <p>Reading accepts {@code stretto_mcp_log} 1 and 2, keeps header fields it does not know
  * ({@link LogHeader#extra()}), skips blank lines, leaves out a torn last line (one without
- * its {@code '\n'} that does not parse: the proxy was stopped mid-write; {@link #tornLine()}
- * says so) and rejects anything else that is not an entry with a {@link LogFormatException}
- * naming the file and line. A message entry keeps the message's text exactly as it was
+ * its {@code '\n'} that does not parse: the proxy stopped mid-write, or the disk filled;
+ * {@link #tornLine()} says so) and rejects anything else that is not an entry with a {@link
+ * LogFormatException} naming the file and line. A message entry keeps the message's text exactly as it was
  * logged, so {@link LogEntry#toJson()} gives back the line as the proxy wrote it.
  *
  * @param header   the first line
