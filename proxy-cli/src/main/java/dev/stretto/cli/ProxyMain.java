@@ -182,7 +182,9 @@ public final class ProxyMain {
               SSL_CERT_FILE       certificates to trust besides the JDK's, for the service
               STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
               STRETTO_AOT=0       no start-up cache (the bin/stretto-proxy launcher)
-            The server inherits the proxy's environment unchanged.
+            The server inherits the proxy's environment unchanged, but for one variable the
+            proxy adds: STRETTO_SERVER_TREE, by which it knows the processes the server
+            leaves behind.
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
             (128 + n if signal n ended it; 0 for --upstream once the session has ended),

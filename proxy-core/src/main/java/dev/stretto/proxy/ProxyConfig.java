@@ -25,9 +25,9 @@ import java.util.Objects;
  *                   given others)
  * @param shutdown   the shutdown ladder's timings for a child server
  * @param clock      the wall clock for the session id and {@code started_unix_ms}
- * @param subreaper  how processes a child server leaves behind are found: through this JVM
- *                   being a child subreaper, when the program made it one (the CLI does), else
- *                   an inactive one (see {@link Subreaper})
+ * @param subreaper  the JVM's {@link Subreaper}, through which the processes a child server
+ *                   leaves behind are found once the program has enabled it (the CLI does), or
+ *                   null (the default) for none: they are then found only while the server runs
  * @param active     active mode (guards, the commit tool, the conversation file; with the
  *                   project's own commands' settings also a served flow and the confirmation
  *                   judge), or null for passive mode, which only forwards and records
@@ -51,7 +51,6 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(shutdown, "shutdown");
         Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(subreaper, "subreaper");
         sinks = List.copyOf(sinks);
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
@@ -172,7 +171,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         public ProxyConfig build() {
             return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays,
                     host != null ? host : HostEnvironment.current(), shutdown, clock,
-                    subreaper != null ? subreaper : new Subreaper(), active, sinks, listener);
+                    subreaper, active, sinks, listener);
         }
     }
 }

@@ -15,6 +15,7 @@ import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.session.Session;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.upstream.ChildProcessUpstream;
+import dev.stretto.proxy.upstream.ChildReaper;
 import dev.stretto.proxy.upstream.StreamUpstream;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.LogHeader;
@@ -211,7 +212,8 @@ final class ProxySession {
     static Upstream upstreamFor(ProxyConfig config) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
-            return new ChildProcessUpstream(c, config.host().path(), config.shutdown(), config.subreaper().reaper());
+            return new ChildProcessUpstream(c, config.host().path(), config.shutdown(),
+                    config.subreaper() == null ? ChildReaper.none() : config.subreaper().reaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {
             return new HttpUpstream(h.endpoint(), h.headers());
