@@ -40,6 +40,17 @@ class ExitStatusIT {
     void serverKilledBySignalGives128PlusTheSignal() throws Exception {
         try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", "kill -KILL $$")) {
             assertEquals(137, p.waitFor(), p.stderr());
+            assertFalse(p.stderr().contains("the proxy ended the server"), "not the proxy's signal: " + p.stderr());
+        }
+    }
+
+    @Test
+    void aServerTheProxyEndsAfterTheGraceExitsWithTheSignalsStatusAndStderrSaysWhoSentIt() throws Exception {
+        try (Proc p = Proc.proxy(Map.of(), "--shutdown-grace", "0.2", "--", "sleep", "30")) {
+            p.closeStdin();
+            assertEquals(143, p.waitFor(), p.stderr());
+            assertTrue(p.stderr().endsWith("stretto-proxy: the proxy ended the server with SIGTERM; exit status 143\n"),
+                    p.stderr());
         }
     }
 

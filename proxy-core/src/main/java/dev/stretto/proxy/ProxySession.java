@@ -44,7 +44,7 @@ final class ProxySession {
 
     /** See {@link Proxy#run}. */
     static SessionResult run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
-            throws ProxyStartException, InterruptedException {
+            throws ProxyStartException, SessionInterruptedException {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         long pid = ProcessHandle.current().pid();
@@ -134,17 +134,20 @@ final class ProxySession {
                         Logger.info("recording to {}", recording);
                     }
                 });
-                result = result(outcome.status(), outcome.reason(), outcome.failure(), sessionId, logPath, session,
-                        started, startNanos);
+                result = result(outcome.status(), outcome.reason(), outcome.serverEnd(), outcome.failure(), sessionId,
+                        logPath, session, started, startNanos);
             } catch (IOException e) {
                 sinks.forEach(ProxySession::discard);
                 String message = e instanceof dev.stretto.proxy.upstream.UpstreamStartException
                         ? e.getMessage() : "cannot start the server: " + Retention.describe(e);
                 throw new ProxyStartException(message, e);
             } catch (InterruptedException e) {
-                tellEnded(config.listener(), result(INTERRUPTED_STATUS, EndReason.INTERRUPTED, null, sessionId, logPath,
-                        session, started, startNanos));
-                throw e;
+                SessionResult stopped = result(INTERRUPTED_STATUS, EndReason.INTERRUPTED, session.serverEnd(), null,
+                        sessionId, logPath, session, started, startNanos);
+                tellEnded(config.listener(), stopped);
+                SessionInterruptedException thrown = new SessionInterruptedException(stopped);
+                thrown.initCause(e);
+                throw thrown;
             }
             tellEnded(config.listener(), result);
             return result;
@@ -183,11 +186,12 @@ final class ProxySession {
         }
     }
 
-    private static SessionResult result(int status, EndReason reason, Throwable failure, String sessionId, Path logPath,
-                                        Session session, Instant started, long startNanos) {
+    private static SessionResult result(int status, EndReason reason, ServerEnd serverEnd, Throwable failure,
+                                        String sessionId, Path logPath, Session session, Instant started,
+                                        long startNanos) {
         long now = System.nanoTime();
         long firstServerLine = session.firstServerLineNanos();
-        return new SessionResult(status, reason, failure, sessionId, logPath, session.lineCounts(), started,
+        return new SessionResult(status, reason, serverEnd, failure, sessionId, logPath, session.lineCounts(), started,
                 Duration.ofNanos(now - startNanos),
                 firstServerLine == Long.MIN_VALUE ? null : Duration.ofNanos(firstServerLine - startNanos));
     }

@@ -33,9 +33,11 @@ public interface SessionListener {
     /**
      * The session has ended: its log is complete and its server is gone. Called once, on the
      * thread that ran {@link Proxy#run}, after the last {@link #line} and just before {@code
-     * run} returns the same result (or throws {@link InterruptedException}, for a result of
-     * {@link EndReason#INTERRUPTED}). Not called when the session did not start. An exception
-     * thrown here is reported on stderr and otherwise ignored.
+     * run} returns the same result (or, for a result of {@link EndReason#INTERRUPTED}, throws a
+     * {@link SessionInterruptedException} carrying it). Not called when the session did not
+     * start. An exception thrown here is reported on stderr and otherwise ignored.
+     *
+     * @param result how the session went
      */
     default void ended(SessionResult result) {
     }

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.ServerStderr;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
@@ -292,6 +293,12 @@ public final class ChildProcessUpstream implements PipedUpstream {
         if (tree != null && tree.anyAlive()) {
             tree.kill();
         }
+    }
+
+    /** Whether the proxy ended the child (the ladder, {@link #stop}, {@link #abort}), or it finished by itself. */
+    @Override
+    public ServerEnd serverEnd() {
+        return tree == null ? ServerEnd.FINISHED : tree.childEnd();
     }
 
     /** The child's process, for tests that look at its descendants. */

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.ServerEnd;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,9 @@ final class ProcessTree {
     private final ChildReaper subreaper;
     private final String mark;
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
+    // Whether the child itself got SIGTERM, or SIGKILL, while it was alive.
+    private volatile boolean terminated;
+    private volatile boolean killed;
 
     /** The tree of {@code server}, whose orphans {@code subreaper} finds by the server's mark. */
     ProcessTree(ChildReaper.Server server, ChildReaper subreaper) {
@@ -71,7 +75,9 @@ final class ProcessTree {
         // The descendants are collected before any signal, so the order does not decide who
         // is reached. The child goes first: its status then tells of the signal, not of a
         // shell that exited normally because its own child was killed a moment earlier.
-        members().forEach(ProcessHandle::destroy);
+        List<ProcessHandle> all = members();
+        terminated |= root.isAlive();
+        all.forEach(ProcessHandle::destroy);
     }
 
     /**
@@ -81,6 +87,7 @@ final class ProcessTree {
      */
     void kill() {
         List<ProcessHandle> all = members();
+        killed |= root.isAlive();
         all.forEach(ProcessHandle::destroyForcibly);
         boolean interrupted = false;
         long deadline = System.nanoTime() + KILL_WAIT.toNanos();
@@ -145,6 +152,14 @@ final class ProcessTree {
         return stat == null ? !h.isAlive() : stat.zombie();
     }
 
+    /**
+     * How the child itself ended: {@link ServerEnd#KILLED} once it got SIGKILL while alive,
+     * else {@link ServerEnd#TERMINATED} once it got SIGTERM, else {@link ServerEnd#FINISHED}.
+     */
+    ServerEnd childEnd() {
+        return killed ? ServerEnd.KILLED : terminated ? ServerEnd.TERMINATED : ServerEnd.FINISHED;
+    }
+
     /** Whether anything of the tree is still alive. */
     boolean anyAlive() {
         return root.isAlive() || seen.stream().anyMatch(ProcessHandle::isAlive);
@@ -160,6 +175,7 @@ final class ProcessTree {
         if (alive.isEmpty()) {
             return;
         }
+        terminated |= alive.contains(root);
         alive.forEach(ProcessHandle::destroy);
         if (!awaitAllExited(termGrace)) {
             kill();
