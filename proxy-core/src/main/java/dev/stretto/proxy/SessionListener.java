@@ -9,7 +9,7 @@ import dev.stretto.trace.log.Source;
  * <p>Lines come in the session log's order, with the log's {@code t_ms}, whether or not the
  * session is recorded, and are called off the forwarding path: on the session's log writer
  * thread, one at a time, after the line was read and handed on. A listener that is slow makes
- * the proxy wait once a thousand lines (or 64 MB) are queued for it; no line is ever dropped
+ * the proxy wait once 1,024 lines (or 64 MB) are queued for it; no line is ever dropped
  * or reordered for it. A listener that throws from {@link #line} is reported once on stderr
  * and gets no more lines (the session goes on, and {@link #ended} is still called).
  */

@@ -36,7 +36,11 @@ public record SessionResult(int exitStatus, EndReason endReason, ServerEnd serve
                             String sessionId, Path logPath, LineCounts lines, Instant started, Duration duration,
                             Duration timeToFirstServerLine) {
 
-    /** @throws NullPointerException when a component other than those that may be null is */
+    /**
+     * Checks that every component that must be there is.
+     *
+     * @throws NullPointerException when a component other than those that may be null is
+     */
     public SessionResult {
         Objects.requireNonNull(endReason, "endReason");
         Objects.requireNonNull(serverEnd, "serverEnd");
@@ -59,7 +63,12 @@ public record SessionResult(int exitStatus, EndReason endReason, ServerEnd serve
      */
     public record LineCounts(long fromClient, long fromServer, long fromProxy, long fromContext) {
 
-        /** The count of lines written by {@code from}. */
+        /**
+         * The count of lines written by {@code from}.
+         *
+         * @param from who wrote them
+         * @return how many lines
+         */
         public long of(Source from) {
             return switch (from) {
                 case CLIENT -> fromClient;

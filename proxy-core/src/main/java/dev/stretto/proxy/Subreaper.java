@@ -59,12 +59,14 @@ public final class Subreaper {
      * program that starts a session at once may wait for it before calling {@link #enable()}:
      * the FFM linker's start-up then no longer holds up the server's start. {@code task}
      * should be quick (start a thread, count a latch down).
+     *
+     * @param task what to run
      */
     public void afterFirstStart(Runnable task) {
         reaper.afterFirstStart(task);
     }
 
-    /** Whether this JVM is a child subreaper, through this instance. */
+    /** {@return whether this JVM is a child subreaper, through this instance} */
     public boolean active() {
         return reaper.active();
     }
