@@ -10,8 +10,7 @@ import java.io.OutputStream;
  * ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("npx", "-y", "some-mcp-server"))
  *         .record(Path.of("/var/log/agent"))
  *         .domain("orders")
- *         .host(HostEnvironment.of(System.getenv(), -1))
- *         .build();
+ *         .build();                                            // PATH and HOME: the JVM's own
  * SessionResult result = Proxy.run(config, hostIn, hostOut);   // result.exitStatus(), ...
  * }</pre>
  *
@@ -19,8 +18,9 @@ import java.io.OutputStream;
  * server to {@code hostOut}, byte for byte, and with a record directory also writes each
  * line to a new session log. Its own messages go through tinylog (the CLI prints them on
  * stderr as {@code stretto-proxy: ...}); nothing but the protocol is written to
- * {@code hostOut}. Nothing here calls {@code System.exit}, reads environment variables or
- * keeps static state, so several sessions may run in one process.
+ * {@code hostOut}. Nothing here calls {@code System.exit} or keeps static state, so several
+ * sessions may run in one process; the environment is read only for a configuration that
+ * gives no {@link HostEnvironment} ({@link HostEnvironment#current()}).
  */
 public final class Proxy {
 
