@@ -29,8 +29,8 @@ import java.util.Objects;
  * {@link RecordingSink}s like every other line. The rules and the exact texts are described in
  * the project's {@code docs/active-mode.md}.
  *
- * <p>Make the settings with {@link #builder()}. A session reads nothing of them but these three
- * accessors, so a program may also implement this interface itself; {@link ProxyConfig} checks
+ * <p>Make the settings with {@link #builder()} (or as a {@link Switches}). A session reads nothing
+ * of them but these three accessors, so a program may also implement this interface itself; {@link ProxyConfig} checks
  * such settings as the builder does, when it is made. A served flow ({@code --flow}), the
  * System-One oracle ({@code --oracle}) and the confirmation judge ({@code --confirm-judge}) are
  * not among these settings: the project's own command passes settings of its own that add them,
@@ -83,6 +83,34 @@ public interface ActiveSettings {
         return new Builder();
     }
 
+    /**
+     * The settings {@link Builder} makes: the three switches, checked when made.
+     *
+     * @param guards  the guards' domain, or null
+     * @param commit  whether the commit tool is added
+     * @param context the conversation file, or null
+     */
+    record Switches(String guards, boolean commit, Path context) implements ActiveSettings {
+
+        /**
+         * Checks the switches.
+         *
+         * @throws IllegalArgumentException when nothing is switched on (that is passive mode:
+         *                                  give no settings), or {@code guards} names a domain
+         *                                  without guards
+         */
+        public Switches {
+            if (guards == null && !commit && context == null) {
+                throw new IllegalArgumentException("active mode needs guards, the commit tool or a context file;"
+                        + " without any of them a session is passive");
+            }
+            if (guards != null && Guards.forDomain(guards).isEmpty()) {
+                throw new IllegalArgumentException("no guards for " + guards + " (domains with guards: "
+                        + Guards.domainNames() + ")");
+            }
+        }
+    }
+
     /** Builds {@link ActiveSettings}. Not thread-safe. */
     final class Builder {
         private String guards;
@@ -132,7 +160,7 @@ public interface ActiveSettings {
          * @throws IllegalArgumentException when nothing was switched on, or the guards' domain has none
          */
         public ActiveSettings build() {
-            return new ActiveSwitches(guards, commit, context);
+            return new Switches(guards, commit, context);
         }
     }
 }
