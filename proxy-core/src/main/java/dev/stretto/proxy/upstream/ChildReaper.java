@@ -112,7 +112,7 @@ public final class ChildReaper {
 
     /** See {@link dev.stretto.proxy.Subreaper#enable()}. */
     public boolean enable() {
-        if (!marking) {
+        if (!isLinux()) {
             Logger.debug("not a child subreaper: only Linux has them; processes a server leaves behind"
                     + " may outlive the session");
             return false;
