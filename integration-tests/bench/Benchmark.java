@@ -158,7 +158,7 @@ public class Benchmark {
         if (options.parts().contains("injvm")) {
             // The proxy's own messages (warnings only) on stderr, as the CLI has them.
             System.setProperty("tinylog.writer.level", "warn");
-            InJvmSessions.run(options.injvmSessions(), options.injvmOpen());
+            InJvmSessions.run(options.injvmSessions(), options.injvmOpen(), !options.quick());
         }
     }
 

@@ -48,6 +48,8 @@ class ShutdownLadderIT {
             List<Long> started = startStubbornServer(p, pids);
             p.closeStdin();
             assertEquals(128 + 9, p.waitFor(), "the shell died of SIGKILL; stderr:\n" + p.stderr());
+            assertTrue(p.stderr().endsWith("stretto-proxy: the proxy ended the server with SIGKILL; exit status 137\n"),
+                    "stderr says who killed it:\n" + p.stderr());
             assertNoneRunning(started);
         }
     }
@@ -60,6 +62,7 @@ class ShutdownLadderIT {
             // What an MCP host does a moment after closing stdin; here stdin stays open.
             p.process().destroy();
             assertEquals(143, p.waitFor(), "the proxy ends on SIGTERM; stderr:\n" + p.stderr());
+            assertFalse(p.stderr().contains("the proxy ended the server"), "143 is the proxy's own: " + p.stderr());
             assertNoneRunning(started);
         }
     }

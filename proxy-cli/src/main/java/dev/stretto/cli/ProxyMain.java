@@ -4,6 +4,7 @@ import dev.stretto.proxy.HostEnvironment;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
@@ -182,10 +183,14 @@ public final class ProxyMain {
               SSL_CERT_FILE       certificates to trust besides the JDK's, for the service
               STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
               STRETTO_AOT=0       no start-up cache (the bin/stretto-proxy launcher)
-            The server inherits the proxy's environment unchanged.
+            The server inherits the proxy's environment unchanged, but for one variable the
+            proxy adds: STRETTO_SERVER_TREE, by which it knows the processes the server
+            leaves behind.
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
-            (128 + n if signal n ended it; 0 for --upstream once the session has ended),
+            (128 + n if signal n ended it, the proxy's own SIGTERM or SIGKILL after
+            --shutdown-grace included, which stderr then says; 0 for --upstream once the
+            session has ended),
             125 if the proxy could not start the session, a flow it cannot read or serve
             included (no log is left then), 2 for a usage error (a TypeSafe key missing
             where a flow's arbiter would ask included). SIGTERM, SIGINT and SIGHUP end the
@@ -374,7 +379,9 @@ public final class ProxyMain {
             config.active(activeMode(options, flow, sessionOracle, judge));
         }
         try (Oracle oracle = sessionOracle) {
-            return Proxy.run(config.build(), in, out).exitStatus();
+            SessionResult result = Proxy.run(config.build(), in, out);
+            sayWhoEndedTheServer(result);
+            return result.exitStatus();
         } catch (ProxyStartException e) {
             Logger.error(e.getMessage());
             return PROXY_FAILED;
@@ -382,6 +389,22 @@ public final class ProxyMain {
             // A signal stopped the session (SignalShutdown): the log is complete, the server ended.
             Logger.debug("stopped by a signal");
             return PROXY_FAILED;
+        }
+    }
+
+    /**
+     * The proxy's own part in the exit status, when it ended the server: an exit status of 143
+     * could be the server's, another process's signal, or the proxy's shutdown ladder.
+     */
+    private static void sayWhoEndedTheServer(SessionResult result) {
+        String what = switch (result.serverEnd()) {
+            case FINISHED -> null;
+            case TERMINATED -> "the proxy ended the server with SIGTERM";
+            case KILLED -> "the proxy ended the server with SIGKILL";
+            case CUT_OFF -> "the proxy stopped waiting for the server before it had finished";
+        };
+        if (what != null) {
+            Logger.info("{}; exit status {}", what, result.exitStatus());
         }
     }
 

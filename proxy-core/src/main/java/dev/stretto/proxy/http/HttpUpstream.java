@@ -1,6 +1,7 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.http.PendingRequests.Pending;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
@@ -87,6 +88,8 @@ public final class HttpUpstream implements Upstream {
 
     private volatile boolean aborted;
     private volatile boolean cancelled;
+    // Set when the upstream was stopped or aborted with exchanges still open.
+    private volatile boolean cutOff;
     // Set by start.
     private volatile Link link;
     private volatile Executor work;
@@ -426,6 +429,9 @@ public final class HttpUpstream implements Upstream {
 
     @Override
     public void abort() {
+        if (inFlight.count() > 0) {
+            cutOff = true;
+        }
         aborted = true;
         abortSignal.complete(null);
         Link l = link;
@@ -436,6 +442,15 @@ public final class HttpUpstream implements Upstream {
         exchanges.forEach(Thread::interrupt);
         l.http().shutdownNow();
         finished.countDown();
+    }
+
+    /**
+     * {@link ServerEnd#CUT_OFF} once the proxy gave up on exchanges still open (the drain timeout
+     * ran out, or the upstream was stopped or aborted while they were), else {@link ServerEnd#FINISHED}.
+     */
+    @Override
+    public ServerEnd serverEnd() {
+        return cancelled || cutOff ? ServerEnd.CUT_OFF : ServerEnd.FINISHED;
     }
 
     /** Shows the URL's log form and the extra headers' names, never their values. */

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.ServerEnd;
 import static dev.stretto.proxy.http.FakeMcpServer.json;
 import static dev.stretto.proxy.http.FakeMcpServer.sse;
 import static dev.stretto.proxy.http.FakeMcpServer.status;
@@ -151,6 +152,8 @@ class HttpUpstreamTest {
         send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
         assertEquals("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
         assertEquals(0, end());
+        upstream.abort();
+        assertEquals(ServerEnd.FINISHED, upstream.serverEnd(), "everything was answered");
 
         List<Seen> rest = drainSeen();
         assertEquals(List.of("DELETE ", "POST notifications/initialized", "POST tools/list"),
@@ -684,6 +687,7 @@ class HttpUpstreamTest {
         send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\"}");
         assertEquals(LOG, line());
         assertEquals(0, end());
+        assertEquals(ServerEnd.CUT_OFF, upstream.serverEnd(), "the proxy gave up on the server's answer");
         assertEquals(error("9", Link.STOPPED_WAITING), line());
         assertTrue(warning().contains("still open"));
         assertEquals("s-1", server.next("DELETE", null).header("mcp-session-id"));
@@ -800,6 +804,7 @@ class HttpUpstreamTest {
         upstream.stop();
         assertEquals("s-1", server.next("DELETE", null).header("mcp-session-id"));
         assertEquals(0, end.get(10, TimeUnit.SECONDS));
+        assertEquals(ServerEnd.CUT_OFF, upstream.serverEnd(), "stopped with a call still open");
         assertTrue(lines.isEmpty(), lines.toString());
         assertTrue(warnings.isEmpty(), warnings.toString());
     }

@@ -1,4 +1,4 @@
-package dev.stretto.proxy.active;
+package dev.stretto.proxy.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -8,16 +8,17 @@ import java.nio.charset.StandardCharsets;
  * What the proxy says on stderr while a test runs: {@link System#err} is captured (the tests'
  * tinylog writes there, {@code stretto-proxy: } first) and put back on {@link #close()}.
  */
-final class Stderr implements AutoCloseable {
+public final class Stderr implements AutoCloseable {
     private final PrintStream saved = System.err;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-    Stderr() {
+    /** Captures {@link System#err} from now on. */
+    public Stderr() {
         System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
     }
 
     /** Everything said so far. */
-    String text() {
+    public String text() {
         synchronized (bytes) {
             return bytes.toString(StandardCharsets.UTF_8);
         }
