@@ -11,6 +11,7 @@
 import dev.stretto.demo.DemoMain;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
+import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.UpstreamSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -184,7 +185,9 @@ final class InJvmSessions {
         // Proxy.run closes neither of the host's streams: the harness does, once it returns.
         try (InputStream hostIn = Channels.newInputStream(agentToProxy.source());
              OutputStream hostOut = Channels.newOutputStream(proxyToAgent.sink())) {
-            status = Proxy.run(ProxyConfig.builder(server.spec()).build(), hostIn, hostOut).exitStatus();
+            // The proxy's own messages (warnings only) on stderr, as the CLI has them.
+            status = Proxy.run(ProxyConfig.builder(server.spec()).messages(ProxyMessages.stderr(ProxyMessages.Level.WARN))
+                    .build(), hostIn, hostOut).exitStatus();
         }
         agent.join();
         if (status != 0) {

@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.logging.Logger;
 import java.io.InputStream;
 import java.io.OutputStream;
 
@@ -17,10 +18,11 @@ import java.io.OutputStream;
  *
  * <p>The proxy forwards every line from {@code hostIn} to the server and every line from the
  * server to {@code hostOut}, byte for byte, and with a record directory also writes each
- * line to a new session log. Its own messages go through tinylog (the CLI prints them on
- * stderr as {@code stretto-proxy: ...}); nothing but the protocol is written to
- * {@code hostOut}. Nothing here calls {@code System.exit}, reads environment variables or
- * keeps static state, so several sessions may run in one process.
+ * line to a new session log. Its own messages go to the configuration's {@link ProxyMessages}
+ * handler, by default to stderr as {@code stretto-proxy: ...}; nothing but the protocol is
+ * written to {@code hostOut}, and nothing at all to {@code System.out}. Nothing here calls
+ * {@code System.exit}, reads environment variables or keeps static state (but for the one
+ * queue of the default handler to stderr), so several sessions may run in one process.
  */
 public final class Proxy {
 
@@ -57,6 +59,13 @@ public final class Proxy {
             throws ProxyStartException, InterruptedException {
         PreviewCheck.require();
         // Only now may a class that uses preview features be loaded: ProxySession links to Session.
-        return ProxySession.run(config, hostIn, hostOut);
+        // The session's messages go to its handler, on every thread of the session.
+        try {
+            return Logger.callWith(config.messages(), () -> ProxySession.run(config, hostIn, hostOut));
+        } catch (ProxyStartException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception cannotHappen) {
+            throw new IllegalStateException(cannotHappen);
+        }
     }
 }

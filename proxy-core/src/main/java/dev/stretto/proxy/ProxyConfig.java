@@ -32,11 +32,13 @@ import java.util.Objects;
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
+ * @param messages   where the proxy's own messages about the session go (see {@link
+ *                   ProxyMessages}); stderr at {@link ProxyMessages.Level#INFO} by default
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
                           InstantSource clock, Subreaper subreaper, ActiveMode active,
-                          List<RecordingSink> sinks, SessionListener listener) {
+                          List<RecordingSink> sinks, SessionListener listener, ProxyMessages messages) {
 
     /**
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given with neither
@@ -48,6 +50,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         Objects.requireNonNull(shutdown, "shutdown");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(subreaper, "subreaper");
+        Objects.requireNonNull(messages, "messages");
         sinks = List.copyOf(sinks);
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
@@ -77,6 +80,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private ActiveMode active;
         private final List<RecordingSink> sinks = new ArrayList<>();
         private SessionListener listener;
+        private ProxyMessages messages;
 
         private Builder(UpstreamSpec upstream) {
             this.upstream = Objects.requireNonNull(upstream, "upstream");
@@ -174,10 +178,20 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
             return this;
         }
 
+        /**
+         * Where the proxy's own messages about the session go, instead of stderr at {@link
+         * ProxyMessages.Level#INFO} (replaces a handler given before; null for that default).
+         */
+        public Builder messages(ProxyMessages messages) {
+            this.messages = messages;
+            return this;
+        }
+
         /** The configuration. */
         public ProxyConfig build() {
             return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
-                    subreaper != null ? subreaper : new Subreaper(), active, sinks, listener);
+                    subreaper != null ? subreaper : new Subreaper(), active, sinks, listener,
+                    messages != null ? messages : ProxyMessages.stderr(ProxyMessages.Level.INFO));
         }
     }
 }

@@ -34,8 +34,8 @@
  * model it uses (a {@link dev.stretto.proxy.RecordingSink} gets {@code LogEntry}s, a {@link
  * dev.stretto.proxy.MemoryRecording} gives a {@code SessionLog} to make an {@code Episode} of).
  * Every package below it ({@code session}, {@code upstream}, {@code record}, {@code http},
- * {@code io}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
- * {@code math}) is internal: public only so that the project's own commands can use it, not
+ * {@code io}, {@code logging}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle},
+ * {@code judge}, {@code math}) is internal: public only so that the project's own commands can use it, not
  * exported by the module ({@code dev.stretto.proxy}), and free to change. Active mode (policy
  * guards, {@code stretto_commit}, the conversation file) is switched on with {@link
  * dev.stretto.proxy.ActiveSettings}, on the module path as on the class path. A served flow,
@@ -44,10 +44,20 @@
  * module path cannot.
  *
  * <h2>Threads</h2>
- * Nothing here keeps static state, reads environment variables or {@code System.in}, or calls
- * {@code System.exit}, so sessions run side by side in one JVM (thousands at once; each takes
- * a few platform threads for the reads and writes of pipes, which cannot unmount a virtual
- * thread, and virtual threads for the rest). Interrupt the thread running a session to stop
- * it. The proxy's own messages go through tinylog's API: configure tinylog to see them.
+ * Nothing here keeps static state (but for the one queue to stderr below), reads environment
+ * variables or {@code System.in}, or calls {@code System.exit}, so sessions run side by side
+ * in one JVM (thousands at once; each takes a few platform threads for the reads and writes of
+ * pipes, which cannot unmount a virtual thread, and virtual threads for the rest). Interrupt
+ * the thread running a session to stop it.
+ *
+ * <h2>Messages</h2>
+ * What the proxy says about a session ({@code recording to ...}, a refused call, a server sent
+ * SIGTERM) goes to the {@link dev.stretto.proxy.ProxyMessages} handler of its configuration
+ * ({@link dev.stretto.proxy.ProxyConfig.Builder#messages}), by default to stderr at INFO, each
+ * line starting {@code stretto-proxy: }; never to {@code System.out}, and through no logging
+ * framework, whatever is on the class path. The default handler writes from a bounded queue on
+ * a thread of its own, so a stderr nobody reads never holds a session up: messages that find
+ * the queue full are dropped and counted, and the count is written once stderr takes lines
+ * again.
  */
 package dev.stretto.proxy;

@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * What {@link dev.stretto.proxy.Subreaper} does (see it for what a child subreaper is and when
@@ -138,7 +138,7 @@ public final class ChildReaper {
         for (ProcessHandle orphan : adopted) {
             orphan.descendants().forEach(all::add);
             if (watched.add(orphan.pid())) {
-                orphan.onExit().thenRun(() -> reap(orphan.pid()));
+                orphan.onExit().thenRun(Logger.carry(() -> reap(orphan.pid())));
             }
         }
         return all;
