@@ -181,6 +181,9 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         /**
          * Where the proxy's own messages about the session go, instead of stderr at {@link
          * ProxyMessages.Level#INFO} (replaces a handler given before; null for that default).
+         *
+         * @param messages the session's handler, or null
+         * @return this builder
          */
         public Builder messages(ProxyMessages messages) {
             this.messages = messages;

@@ -40,7 +40,12 @@ public interface ProxyMessages {
         /** More details still. */
         TRACE;
 
-        /** Whether a message at this level passes a handler that shows {@code threshold} and above. */
+        /**
+         * Whether a message at this level passes a handler that shows {@code threshold} and above.
+         *
+         * @param threshold the least severe level shown
+         * @return true when this level is {@code threshold} or more severe
+         */
         public boolean passes(Level threshold) {
             return compareTo(threshold) <= 0;
         }
