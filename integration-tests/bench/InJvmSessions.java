@@ -12,6 +12,7 @@ import dev.stretto.demo.DemoMain;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.StderrMessages;
 import dev.stretto.proxy.UpstreamSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -186,7 +187,7 @@ final class InJvmSessions {
         try (InputStream hostIn = Channels.newInputStream(agentToProxy.source());
              OutputStream hostOut = Channels.newOutputStream(proxyToAgent.sink())) {
             // The proxy's own messages (warnings only) on stderr, as the CLI has them.
-            status = Proxy.run(ProxyConfig.builder(server.spec()).messages(ProxyMessages.stderr(ProxyMessages.Level.WARN))
+            status = Proxy.run(ProxyConfig.builder(server.spec()).messages(StderrMessages.at(ProxyMessages.Level.WARN))
                     .build(), hostIn, hostOut).exitStatus();
         }
         agent.join();

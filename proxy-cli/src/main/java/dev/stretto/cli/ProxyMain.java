@@ -6,6 +6,7 @@ import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.ShutdownTimings;
+import dev.stretto.proxy.StderrMessages;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
 import dev.stretto.proxy.active.ActiveMode;
@@ -35,7 +36,7 @@ import java.util.function.Consumer;
  *
  * <p>stdout carries only the protocol (and the text of {@code --help}/{@code --version});
  * every message of the proxy goes to stderr as {@code stretto-proxy: ...}, through the
- * library's {@link ProxyMessages#stderr} at the level of {@code --log-level}.
+ * library's {@link StderrMessages} at the level of {@code --log-level}.
  * Exit status: the server's (128 + n when signal n ended it; 0 for an HTTP server), 125 when
  * the proxy could not start the session, 2 for a usage error, 128 + n when signal n stopped
  * the proxy itself (see {@link SignalShutdown}).
@@ -236,7 +237,7 @@ public final class ProxyMain {
             shutdown.messages(messages);
             CountDownLatch serverStarted = new CountDownLatch(1);
             subreaper.afterFirstStart(serverStarted::countDown);
-            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> ProxyMessages.runWith(messages, () -> {
+            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> Proxy.runWith(messages, () -> {
                 try {
                     serverStarted.await();
                     hostAnswered.await(REAPER_DELAY_MAX.toMillis(), TimeUnit.MILLISECONDS);
@@ -304,9 +305,9 @@ public final class ProxyMain {
         ProxyMessages messages = messages(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel() : null, env);
         AtomicInteger status = new AtomicInteger();
         // Whatever the library says outside the session (reading a flow, say) goes to the same handler.
-        ProxyMessages.runWith(messages, () -> status.set(command(parsed, messages, env, in, out, textOut, parentPid,
+        Proxy.runWith(messages, () -> status.set(command(parsed, messages, env, in, out, textOut, parentPid,
                 subreaper, beforeSession)));
-        ProxyMessages.flushStderr(STDERR_STALL);
+        StderrMessages.flush(STDERR_STALL);
         return status.get();
     }
 
@@ -443,7 +444,7 @@ public final class ProxyMain {
             }
         }
         ProxyMessages messages = "off".equals(level) ? ProxyMessages.discard()
-                : ProxyMessages.stderr(level == null ? ProxyMessages.Level.INFO
+                : StderrMessages.at(level == null ? ProxyMessages.Level.INFO
                         : ProxyMessages.Level.valueOf(level.toUpperCase(Locale.ROOT)));
         if (badEnv) {
             messages.message(ProxyMessages.Level.WARN, "ignoring STRETTO_LOG_LEVEL=" + fromEnv

@@ -1,6 +1,7 @@
 package dev.stretto.cli;
 
 import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.StderrMessages;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,7 @@ final class SignalShutdown {
     private final Thread session;
     private final CountDownLatch sessionDone = new CountDownLatch(1);
     private volatile boolean signalled;
-    private volatile ProxyMessages messages = ProxyMessages.stderr(ProxyMessages.Level.INFO);
+    private volatile ProxyMessages messages = StderrMessages.at(ProxyMessages.Level.INFO);
 
     private SignalShutdown(Thread session) {
         this.session = session;
@@ -69,6 +70,6 @@ final class SignalShutdown {
         messages.message(ProxyMessages.Level.WARN, "the session did not stop within " + SESSION_WAIT.toSeconds()
                 + " s of the signal; ending the server's processes now");
         ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
-        ProxyMessages.flushStderr(ProxyMain.STDERR_STALL);
+        StderrMessages.flush(ProxyMain.STDERR_STALL);
     }
 }

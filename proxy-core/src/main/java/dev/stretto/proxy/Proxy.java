@@ -3,6 +3,7 @@ package dev.stretto.proxy;
 import dev.stretto.proxy.logging.Logger;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Objects;
 
 /**
  * Runs one proxy session: the entry point for the CLI and for programs that embed the proxy.
@@ -27,6 +28,20 @@ import java.io.OutputStream;
 public final class Proxy {
 
     private Proxy() {
+    }
+
+    /**
+     * Runs {@code task} with {@code handler} taking the messages the proxy says on this thread
+     * meanwhile (and on the threads the proxy starts from it): for what a program calls outside
+     * a session, such as {@link Subreaper#enable()} and {@link Subreaper#reapOrphans()}, whose
+     * messages otherwise go to stderr at {@link ProxyMessages.Level#INFO}. A session run inside
+     * {@code task} still uses the handler of its own configuration.
+     *
+     * @param handler where the messages go
+     * @param task    what to run
+     */
+    public static void runWith(ProxyMessages handler, Runnable task) {
+        Logger.runWith(Objects.requireNonNull(handler, "handler"), Objects.requireNonNull(task, "task"));
     }
 
     /**

@@ -194,7 +194,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         public ProxyConfig build() {
             return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
                     subreaper != null ? subreaper : new Subreaper(), active, sinks, listener,
-                    messages != null ? messages : ProxyMessages.stderr(ProxyMessages.Level.INFO));
+                    messages != null ? messages : StderrMessages.at(ProxyMessages.Level.INFO));
         }
     }
 }

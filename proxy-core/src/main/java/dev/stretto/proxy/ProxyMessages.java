@@ -1,18 +1,12 @@
 package dev.stretto.proxy;
 
-import dev.stretto.proxy.logging.Logger;
-import dev.stretto.proxy.logging.StderrHandler;
-import dev.stretto.proxy.logging.StderrQueue;
-import java.time.Duration;
-import java.util.Objects;
-
 /**
  * Where the proxy's own messages go: what it says about a session as it runs ({@code recording
  * to ...}, a refused call, a server that did not exit and was sent SIGTERM, an upstream that
  * cannot be reached), never the protocol. A session's messages go to the handler of its {@link
- * ProxyConfig.Builder#messages configuration}; by default to {@link #stderr(Level) stderr} at
- * {@link Level#INFO}, each line starting {@code stretto-proxy: }, whatever logging library is
- * on the class path: the proxy writes nothing to {@code System.out}, and uses no logging
+ * ProxyConfig.Builder#messages configuration}; by default to {@linkplain StderrMessages stderr}
+ * at {@link Level#INFO}, each line starting {@code stretto-proxy: }, whatever logging library
+ * is on the class path: the proxy writes nothing to {@code System.out}, and uses no logging
  * framework.
  *
  * <p>{@link #message} is called on the thread that says the message, often several threads at
@@ -22,7 +16,7 @@ import java.util.Objects;
  *
  * <p>What the program calls itself outside a session ({@link Subreaper#enable()}, {@link
  * Subreaper#reapOrphans()}) says what it has to say to the default handler, unless it runs
- * inside {@link #runWith}.
+ * inside {@link Proxy#runWith}.
  */
 @FunctionalInterface
 public interface ProxyMessages {
@@ -72,22 +66,6 @@ public interface ProxyMessages {
     }
 
     /**
-     * Messages at {@code threshold} and above, on {@code System.err} (the one in effect when
-     * each is written), one line each starting {@code stretto-proxy: }. The lines go out through
-     * one bounded queue per JVM, written by a daemon thread of its own, so saying a message never
-     * waits for stderr: when stderr is full (a host that does not read it), messages that find the
-     * queue full are dropped and counted, and once stderr takes lines again, a line says how many
-     * were dropped there. Before the JVM exits, the queue is written out, unless stderr has taken
-     * nothing for a second ({@link #flushStderr}).
-     *
-     * @param threshold the least severe level shown
-     * @return the handler
-     */
-    static ProxyMessages stderr(Level threshold) {
-        return new StderrHandler(StderrQueue.shared(), Objects.requireNonNull(threshold, "threshold"));
-    }
-
-    /**
      * A handler that takes nothing ({@code --log-level off}).
      *
      * @return the handler
@@ -103,31 +81,5 @@ public interface ProxyMessages {
                 return false;
             }
         };
-    }
-
-    /**
-     * Waits until the messages given to {@link #stderr} handlers so far are written out, or
-     * stderr has taken nothing for {@code stall} (a host that does not read it). A program that
-     * ends the JVM with {@code System.exit} or {@code Runtime.halt} right after a session calls
-     * this first (the CLI does); the JVM's normal exit does it by itself.
-     *
-     * @param stall how long stderr may take nothing before the wait ends
-     * @return true when every message was written
-     */
-    static boolean flushStderr(Duration stall) {
-        return StderrQueue.shared().flush(stall);
-    }
-
-    /**
-     * Runs {@code task} with {@code handler} taking the messages the proxy says on this thread
-     * meanwhile (and on the threads the proxy starts from it): for what a program calls outside
-     * a session, such as {@link Subreaper#enable()} and {@link Subreaper#reapOrphans()}. A
-     * session inside {@code task} still uses the handler of its own configuration.
-     *
-     * @param handler where the messages go
-     * @param task    what to run
-     */
-    static void runWith(ProxyMessages handler, Runnable task) {
-        Logger.runWith(Objects.requireNonNull(handler, "handler"), Objects.requireNonNull(task, "task"));
     }
 }

@@ -65,7 +65,7 @@ class ProxyMessagesTest {
                 assertEquals(143, a.get().exitStatus(), "the server was ended by SIGTERM");
                 assertEquals(143, b.get().exitStatus());
             });
-            ProxyMessages.flushStderr(Duration.ofSeconds(10));
+            StderrMessages.flush(Duration.ofSeconds(10));
         } finally {
             System.setOut(savedOut);
             System.setErr(savedErr);
@@ -92,7 +92,7 @@ class ProxyMessagesTest {
                     .build();
             assertEquals(143, assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Proxy.run(config,
                     new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream())).exitStatus());
-            assertTrue(ProxyMessages.flushStderr(Duration.ofSeconds(10)));
+            assertTrue(StderrMessages.flush(Duration.ofSeconds(10)));
         } finally {
             System.setErr(savedErr);
         }
@@ -105,7 +105,7 @@ class ProxyMessagesTest {
 
     @Test
     void theStderrHandlerShowsItsThresholdAndAboveAndDiscardShowsNothing() {
-        ProxyMessages warn = ProxyMessages.stderr(Level.WARN);
+        ProxyMessages warn = StderrMessages.at(Level.WARN);
         assertTrue(warn.enabled(Level.ERROR) && warn.enabled(Level.WARN));
         assertTrue(!warn.enabled(Level.INFO) && !warn.enabled(Level.TRACE));
         ProxyMessages none = ProxyMessages.discard();

@@ -1,9 +1,7 @@
 package dev.stretto.proxy.http;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import dev.stretto.trace.log.JsonText;
 import java.io.IOException;
 
@@ -11,27 +9,19 @@ import java.io.IOException;
  * The request a {@code notifications/cancelled} from the host names: its {@code
  * params.requestId}, as JSON text in the form {@link JsonRpcPeek#id()} gives a request's id (a
  * string quoted, a number as spelled), so that it finds the request under the same key. A key
- * given twice counts as the last, as Jackson and most servers read it.
+ * given twice counts as the last, as Jackson and most servers read it. It reads the line as
+ * {@link JsonRpcPeek} does, with its parser.
  */
 final class CancelledRequest {
 
     static final String METHOD = "notifications/cancelled";
-
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxStringLength(Integer.MAX_VALUE)
-                    .maxNumberLength(Integer.MAX_VALUE)
-                    .maxNestingDepth(Integer.MAX_VALUE)
-                    .maxNameLength(Integer.MAX_VALUE)
-                    .build())
-            .build();
 
     private CancelledRequest() {
     }
 
     /** The id of the request {@code line} cancels, or null when it names none a request could have. */
     static String idOf(byte[] line) {
-        try (JsonParser p = FACTORY.createParser(line)) {
+        try (JsonParser p = JsonRpcPeek.FACTORY.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }

@@ -10,7 +10,8 @@ import java.io.StringWriter;
  * placeholders filled from the arguments in order. Each message goes to the handler of the
  * session it is said in: {@link #callWith} binds it for the whole session (its scopes' forks
  * inherit it, and the platform threads a session starts take it along through {@link
- * #carry}); outside a session, to {@link ProxyMessages#stderr} at {@link Level#INFO}. A
+ * #carry}); outside a session, to stderr at {@link Level#INFO} (what {@code StderrMessages}
+ * gives). A
  * handler's text is made only when it wants the level, and a handler that throws loses that
  * one message. No state of its own besides the scoped value: sessions with different handlers
  * run side by side.
@@ -20,7 +21,7 @@ public final class Logger {
     private static final ScopedValue<ProxyMessages> HANDLER = ScopedValue.newInstance();
 
     private static final class Default {
-        static final ProxyMessages HANDLER = ProxyMessages.stderr(Level.INFO);
+        static final ProxyMessages HANDLER = new StderrHandler(StderrQueue.shared(), Level.INFO);
     }
 
     private Logger() {

@@ -3,7 +3,7 @@ package dev.stretto.proxy.logging;
 import dev.stretto.proxy.ProxyMessages;
 import java.util.Objects;
 
-/** The messages at a threshold and above, handed to a {@link StderrQueue} (see {@link ProxyMessages#stderr}). */
+/** The messages at a threshold and above, handed to a {@link StderrQueue} (see {@code StderrMessages}). */
 public final class StderrHandler implements ProxyMessages {
     private final StderrQueue queue;
     private final Level threshold;

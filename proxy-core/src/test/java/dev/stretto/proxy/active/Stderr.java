@@ -1,6 +1,6 @@
 package dev.stretto.proxy.active;
 
-import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.StderrMessages;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +20,7 @@ final class Stderr implements AutoCloseable {
 
     /** Everything said so far (once the default handler's queue has written it). */
     String text() {
-        ProxyMessages.flushStderr(Duration.ofSeconds(10));
+        StderrMessages.flush(Duration.ofSeconds(10));
         synchronized (bytes) {
             return bytes.toString(StandardCharsets.UTF_8);
         }
@@ -28,7 +28,7 @@ final class Stderr implements AutoCloseable {
 
     @Override
     public void close() {
-        ProxyMessages.flushStderr(Duration.ofSeconds(10));
+        StderrMessages.flush(Duration.ofSeconds(10));
         System.setErr(saved);
     }
 }

@@ -86,7 +86,7 @@ class LoggerTest {
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
             }
-            ProxyMessages.runWith(inner, () -> Logger.info("inside"));
+            Logger.runWith(inner, () -> Logger.info("inside"));
             Logger.info("outside again");
         });
         assertEquals(List.of("INFO from a platform thread", "INFO outside again"), outer.said());

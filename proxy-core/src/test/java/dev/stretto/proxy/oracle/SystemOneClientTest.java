@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.StderrMessages;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -203,7 +203,7 @@ class SystemOneClientTest {
             System.setErr(capture);
             failure = assertThrows(OracleException.class, () -> c.ask(request()));
         } finally {
-            ProxyMessages.flushStderr(Duration.ofSeconds(10));
+            StderrMessages.flush(Duration.ofSeconds(10));
             System.setErr(saved);
             c.close();
         }
