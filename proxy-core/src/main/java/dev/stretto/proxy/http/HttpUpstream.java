@@ -39,8 +39,9 @@ import dev.stretto.proxy.logging.Logger;
  * on the server's own GET stream. Every request of the host ends answered: by the server, or
  * by a JSON-RPC error line the proxy writes ({@code -32000}, naming the HTTP status or the
  * cause), so the host never waits forever; but one the host cancels ({@code
- * notifications/cancelled}) is finished at once, without an answer, as the transport wants. A 404 on the session id ends the session for good:
- * that request and every later one get an error until the proxy is restarted.
+ * notifications/cancelled}) is finished at once, without an answer, as the transport wants. A
+ * 404 on the session id ends the session for good: that request and every later one get an
+ * error until the proxy is restarted.
  *
  * <p>Extra header values (bearer tokens) are sent on every request and never appear in a
  * warning, an error line, an exception message or {@link #toString()}.
