@@ -15,6 +15,8 @@
 import dev.stretto.demo.DemoMain;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
+import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.StderrMessages;
 import dev.stretto.proxy.UpstreamSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -250,7 +252,9 @@ final class InJvmSessions {
         // Proxy.run closes neither of the host's streams: the harness does, once it returns.
         try (InputStream hostIn = Channels.newInputStream(agentToProxy.source());
              OutputStream hostOut = Channels.newOutputStream(proxyToAgent.sink())) {
-            status = Proxy.run(ProxyConfig.builder(server.spec()).build(), hostIn, hostOut).exitStatus();
+            // The proxy's own messages (warnings only) on stderr, as the CLI has them.
+            status = Proxy.run(ProxyConfig.builder(server.spec()).messages(StderrMessages.at(ProxyMessages.Level.WARN))
+                    .build(), hostIn, hostOut).exitStatus();
         }
         agent.join();
         if (status != 0) {

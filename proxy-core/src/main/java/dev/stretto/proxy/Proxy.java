@@ -1,7 +1,9 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.logging.Logger;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Objects;
 
 /**
  * Runs one proxy session: the entry point for the CLI and for programs that embed the proxy.
@@ -16,15 +18,30 @@ import java.io.OutputStream;
  *
  * <p>The proxy forwards every line from {@code hostIn} to the server and every line from the
  * server to {@code hostOut}, byte for byte, and with a record directory also writes each
- * line to a new session log. Its own messages go through tinylog (the CLI prints them on
- * stderr as {@code stretto-proxy: ...}); nothing but the protocol is written to
- * {@code hostOut}. Nothing here calls {@code System.exit} or keeps static state, so several
- * sessions may run in one process; the environment is read only for a configuration that
- * gives no {@link HostEnvironment} ({@link HostEnvironment#current()}).
+ * line to a new session log. Its own messages go to the configuration's {@link ProxyMessages}
+ * handler, by default to stderr as {@code stretto-proxy: ...}; nothing but the protocol is
+ * written to {@code hostOut}, and nothing at all to {@code System.out}. Nothing here calls
+ * {@code System.exit} or keeps static state (but for the one queue of the default handler to
+ * stderr), so several sessions may run in one process; the environment is read only for a
+ * configuration that gives no {@link HostEnvironment} ({@link HostEnvironment#current()}).
  */
 public final class Proxy {
 
     private Proxy() {
+    }
+
+    /**
+     * Runs {@code task} with {@code handler} taking the messages the proxy says on this thread
+     * meanwhile (and on the threads the proxy starts from it): for what a program calls outside
+     * a session, such as {@link Subreaper#enable()} and {@link Subreaper#reapOrphans()}, whose
+     * messages otherwise go to stderr at {@link ProxyMessages.Level#INFO}. A session run inside
+     * {@code task} still uses the handler of its own configuration.
+     *
+     * @param handler where the messages go
+     * @param task    what to run
+     */
+    public static void runWith(ProxyMessages handler, Runnable task) {
+        Logger.runWith(Objects.requireNonNull(handler, "handler"), Objects.requireNonNull(task, "task"));
     }
 
     /**
@@ -67,6 +84,13 @@ public final class Proxy {
             throws ProxyStartException, SessionInterruptedException {
         PreviewCheck.require();
         // Only now may a class that uses preview features be loaded: ProxySession links to Session.
-        return ProxySession.run(config, hostIn, hostOut);
+        // The session's messages go to its handler, on every thread of the session.
+        try {
+            return Logger.callWith(config.messages(), () -> ProxySession.run(config, hostIn, hostOut));
+        } catch (ProxyStartException | SessionInterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception cannotHappen) {
+            throw new IllegalStateException(cannotHappen);
+        }
     }
 }

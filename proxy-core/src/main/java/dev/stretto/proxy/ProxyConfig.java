@@ -34,11 +34,13 @@ import java.util.Objects;
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
+ * @param messages   where the proxy's own messages about the session go (see {@link
+ *                   ProxyMessages}); stderr at {@link ProxyMessages.Level#INFO} by default
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
                           InstantSource clock, Subreaper subreaper, ActiveSettings active,
-                          List<RecordingSink> sinks, SessionListener listener) {
+                          List<RecordingSink> sinks, SessionListener listener, ProxyMessages messages) {
 
     /**
      * Checks the configuration; {@link #builder(UpstreamSpec)} is the usual way to make one.
@@ -53,6 +55,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(shutdown, "shutdown");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(messages, "messages");
         sinks = List.copyOf(sinks);
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
@@ -89,6 +92,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private ActiveSettings active;
         private final List<RecordingSink> sinks = new ArrayList<>();
         private SessionListener listener;
+        private ProxyMessages messages;
 
         private Builder(UpstreamSpec upstream) {
             this.upstream = Objects.requireNonNull(upstream, "upstream");
@@ -225,6 +229,18 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         }
 
         /**
+         * Where the proxy's own messages about the session go, instead of stderr at {@link
+         * ProxyMessages.Level#INFO} (replaces a handler given before; null for that default).
+         *
+         * @param messages the session's handler, or null
+         * @return this builder
+         */
+        public Builder messages(ProxyMessages messages) {
+            this.messages = messages;
+            return this;
+        }
+
+        /**
          * The configuration.
          *
          * @return the configuration, with the JVM's {@link HostEnvironment} unless one was given
@@ -236,7 +252,8 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         public ProxyConfig build() {
             return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays,
                     host != null ? host : HostEnvironment.current(), shutdown, clock,
-                    subreaper, active, sinks, listener);
+                    subreaper, active, sinks, listener,
+                    messages != null ? messages : StderrMessages.at(ProxyMessages.Level.INFO));
         }
     }
 }

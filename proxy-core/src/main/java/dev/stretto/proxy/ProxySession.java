@@ -27,7 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * One run of {@link Proxy#run}, once {@link PreviewCheck} has passed: prepares the recording

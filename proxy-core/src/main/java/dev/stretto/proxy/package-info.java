@@ -34,7 +34,7 @@
  * model it uses (a {@link dev.stretto.proxy.RecordingSink} gets {@code LogEntry}s, a {@link
  * dev.stretto.proxy.MemoryRecording} gives a {@code SessionLog} to make an {@code Episode} of).
  * Every package below it ({@code session}, {@code upstream}, {@code record}, {@code http},
- * {@code io}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
+ * {@code io}, {@code logging}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
  * {@code math}) is internal: public only so that the project's own commands can use it, not
  * exported by the module ({@code dev.stretto.proxy}), and free to change; no exported
  * signature names one of their types. Active mode (policy guards, {@code stretto_commit}, the
@@ -53,7 +53,7 @@
  * server has exited and been reaped.
  *
  * <h2>Surroundings, threads and costs</h2>
- * Nothing here keeps static state, reads {@code System.in} or calls {@code System.exit}; the
+ * Nothing here keeps static state (but for the one queue to stderr below), reads {@code System.in} or calls {@code System.exit}; the
  * JVM's environment is read only for a configuration that gives no {@link
  * dev.stretto.proxy.HostEnvironment}. So sessions run side by side in one JVM, thousands at
  * once. Each open session takes, as measured (the project's {@code docs/library.md}), about
@@ -62,7 +62,16 @@
  * virtual threads for the rest, and for a child server two file descriptors and one of the
  * JDK's reaper threads, which stays about 60 s after the child has exited. A {@link
  * dev.stretto.proxy.Subreaper} ends only what descends from a session's own server, and never
- * collects the status of a process the JVM started itself. The proxy's own messages go
- * through tinylog's API: configure tinylog to see them.
+ * collects the status of a process the JVM started itself.
+ *
+ * <h2>Messages</h2>
+ * What the proxy says about a session ({@code recording to ...}, a refused call, a server sent
+ * SIGTERM) goes to the {@link dev.stretto.proxy.ProxyMessages} handler of its configuration
+ * ({@link dev.stretto.proxy.ProxyConfig.Builder#messages}), by default to stderr at INFO, each
+ * line starting {@code stretto-proxy: }; never to {@code System.out}, and through no logging
+ * framework, whatever is on the class path. The default handler writes from a bounded queue on
+ * a thread of its own, so a stderr nobody reads never holds a session up: messages that find
+ * the queue full are dropped and counted, and the count is written once stderr takes lines
+ * again.
  */
 package dev.stretto.proxy;

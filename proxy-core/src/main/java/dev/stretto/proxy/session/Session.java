@@ -16,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * One proxied session: the only place that opens a {@link StructuredTaskScope} and decides

@@ -27,7 +27,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * What {@link dev.stretto.proxy.Subreaper} does (see it for what a child subreaper is and when
@@ -233,7 +233,7 @@ public final class ChildReaper {
             List<String> marks = marksOf.computeIfAbsent(child, ChildReaper::serverMarks);
             if (isMine(marks)) {
                 if (watched.add(child.pid())) {
-                    child.onExit().thenRun(() -> reap(child));
+                    child.onExit().thenRun(Logger.carry(() -> reap(child)));
                 }
                 if (marks.contains(mark)) {
                     all.add(child);

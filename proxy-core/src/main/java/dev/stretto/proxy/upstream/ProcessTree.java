@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * A child process and every descendant seen while it ran, and, when this JVM is a child

@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * A server in the same JVM, reached through a pair of streams: the proxy writes the host's

@@ -1,12 +1,14 @@
 package dev.stretto.proxy.testing;
 
+import dev.stretto.proxy.StderrMessages;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /**
- * What the proxy says on stderr while a test runs: {@link System#err} is captured (the tests'
- * tinylog writes there, {@code stretto-proxy: } first) and put back on {@link #close()}.
+ * What the proxy says on stderr while a test runs: {@link System#err} is captured (the default
+ * message handler writes there, {@code stretto-proxy: } first) and put back on {@link #close()}.
  */
 public final class Stderr implements AutoCloseable {
     private final PrintStream saved = System.err;
@@ -17,8 +19,9 @@ public final class Stderr implements AutoCloseable {
         System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
     }
 
-    /** Everything said so far. */
+    /** Everything said so far (once the default handler's queue has written it). */
     public String text() {
+        StderrMessages.flush(Duration.ofSeconds(10));
         synchronized (bytes) {
             return bytes.toString(StandardCharsets.UTF_8);
         }
@@ -26,6 +29,7 @@ public final class Stderr implements AutoCloseable {
 
     @Override
     public void close() {
+        StderrMessages.flush(Duration.ofSeconds(10));
         System.setErr(saved);
     }
 }
