@@ -176,7 +176,7 @@ class LauncherIT {
         // macOS home folders often have spaces in their names; the cache's path must reach the
         // JVM as one argument.
         Path copy = tmp.resolve("my projects/stretto proxy");
-        for (String part : List.of("bin/stretto-proxy", "bin/stretto-mcp-demo", "bin/lib/launch",
+        for (String part : List.of("bin/stretto-proxy", "bin/stretto-mcp-demo", "bin/lib/launch", "bin/lib/launcher.sh",
                 "proxy-cli/target/proxy-cli.jar", "proxy-cli/target/lib", "mcp-demo/target/mcp-demo.jar",
                 "mcp-demo/target/lib")) {
             copyTree(Repo.root().resolve(part), copy.resolve(part));

@@ -31,7 +31,7 @@ import java.util.Set;
 public final class Stretto {
 
     /** The version {@code --version} prints. */
-    public static final String VERSION = "0.1.0";
+    public static final String VERSION = dev.stretto.cli.Version.CURRENT;
     /** Success. */
     public static final int EXIT_OK = 0;
     /**
