@@ -264,7 +264,7 @@ public final class InitCli {
                     Optional<String> problem = args.stream().anyMatch(x -> x.contains("${")) ? Optional.empty()
                             : ProxyOptionCheck.problem(args);
                     if (problem.isPresent()) {
-                        refusals.add(name + ": stretto-proxy would refuse its arguments: " + problem.get());
+                        refuse(a, name, "stretto-proxy would refuse its arguments: " + problem.get(), lines, refusals);
                     } else {
                         changed.put(name, entry);
                         lines.add("wrapped " + name + ": it runs through " + run.program()
@@ -272,13 +272,12 @@ public final class InitCli {
                     }
                 }
                 case Wrapping.Unchanged(String why) -> lines.add("left " + name + " as it is: " + why);
-                case Wrapping.Refused(String why) -> refusals.add(name + ": " + why);
+                case Wrapping.Refused(String why) -> refuse(a, name, why, lines, refusals);
             }
         }
-        if (!refusals.isEmpty() && !a.all()) {
+        if (!refusals.isEmpty()) {
             throw new InitException("cannot wrap " + String.join("; ", refusals) + "; nothing changed");
         }
-        refusals.forEach(r -> lines.add("left " + r.replaceFirst(": ", " as it is: ")));
         if (changed.isEmpty()) {
             lines.forEach(out::println);
             out.println("nothing changed in " + file);
@@ -341,13 +340,12 @@ public final class InitCli {
                         lines.add("left " + name + " as it is: " + why);
                     }
                 }
-                case Wrapping.Refused(String why) -> refusals.add(name + ": " + why);
+                case Wrapping.Refused(String why) -> refuse(a, name, why, lines, refusals);
             }
         }
-        if (!refusals.isEmpty() && !a.all()) {
+        if (!refusals.isEmpty()) {
             throw new InitException("cannot unwrap " + String.join("; ", refusals) + "; nothing changed");
         }
-        refusals.forEach(r -> lines.add("left " + r.replaceFirst(": ", " as it is: ")));
         if (restored.isEmpty()) {
             lines.forEach(out::println);
             out.println("nothing changed in " + file);
@@ -361,6 +359,18 @@ public final class InitCli {
         lines.forEach(out::println);
         out.println("wrote " + file + " (the file as it was: " + backup + ")");
         return OK;
+    }
+
+    /**
+     * A server that cannot be wrapped or unwrapped: with --all it is left as it is, and said so;
+     * a server named on the command line stops the whole run.
+     */
+    private static void refuse(InitArgs a, String name, String why, List<String> lines, List<String> refusals) {
+        if (a.all()) {
+            lines.add("left " + name + " as it is: " + why);
+        } else {
+            refusals.add(name + ": " + why);
+        }
     }
 
     /** The file's text with the entry as it was: its own text where that reads back right, else its value. */

@@ -83,17 +83,20 @@ final class TomlDocument implements ConfigDocument {
     @Override
     public Optional<String> entryText(String name) {
         List<TomlLayout.Table> tables = tablesOf(name);
-        if (tables.isEmpty() || !holdsAll(name, tables)) {
+        if (tables.isEmpty() || !holdsAll(name, tables) || !contiguous(tables)) {
             return Optional.empty();
         }
-        StringBuilder out = new StringBuilder();
-        for (TomlLayout.Table t : tables) {
-            out.append(text, t.start(), t.end());
-            if (!out.toString().endsWith("\n")) {
-                out.append(newline);
-            }
-        }
-        return Optional.of(out.toString());
+        return Optional.of(text.substring(tables.getFirst().start(), tables.getLast().end()));
+    }
+
+    /**
+     * Whether the server's tables follow one another with no other table between them: then
+     * they are one stretch of text, written anew (and given back) as one.
+     */
+    private boolean contiguous(List<TomlLayout.Table> tables) {
+        List<TomlLayout.Table> all = layout.tables();
+        int first = all.indexOf(tables.getFirst());
+        return all.subList(first, first + tables.size()).equals(tables);
     }
 
     @Override
@@ -142,23 +145,29 @@ final class TomlDocument implements ConfigDocument {
                         + " which stretto init does not rewrite; write it as a [mcp_servers." + name + "] table, or"
                         + " edit it by hand; nothing changed");
             }
-            for (TomlLayout.Table t : tables) {
-                if (layout.hasComment(t.start(), t.end())) {
+            // One stretch when the tables follow one another (the lines between them go too), else
+            // each table on its own, the first one's place taking the new text.
+            List<int[]> spans = new ArrayList<>();
+            if (contiguous(tables)) {
+                spans.add(new int[] {tables.getFirst().start(), tables.getLast().end()});
+            } else {
+                tables.forEach(t -> spans.add(new int[] {t.start(), t.end()}));
+            }
+            for (int[] span : spans) {
+                if (layout.hasComment(span[0], span[1])) {
                     throw new InitException(name + "'s tables in " + file + " have comments inside them, which"
                             + " writing them anew would lose; take them out or edit the entry by hand; nothing"
                             + " changed");
                 }
             }
             StringBuilder b = new StringBuilder(text);
-            List<TomlLayout.Table> backwards = new ArrayList<>(tables);
-            java.util.Collections.reverse(backwards);
-            for (TomlLayout.Table t : backwards) {
-                boolean first = t == tables.getFirst();
-                String replacement = first ? table : "";
-                if (first && t.end() == text.length() && !text.endsWith("\n")) {
+            for (int k = spans.size() - 1; k >= 0; k--) {
+                int[] span = spans.get(k);
+                String replacement = k == 0 ? table : "";
+                if (k == 0 && span[1] == text.length() && !text.endsWith("\n")) {
                     replacement = table.substring(0, table.length() - newline.length());
                 }
-                b.replace(t.start(), t.end(), replacement);
+                b.replace(span[0], span[1], replacement);
             }
             out = b.toString();
         } else {

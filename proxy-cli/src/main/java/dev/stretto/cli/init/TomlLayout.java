@@ -75,6 +75,7 @@ final class TomlLayout {
                 case '#' -> {
                     comments.add(i);
                     i = endOfLine(i);
+                    lineStart = true;
                 }
                 case '"' -> i = text.startsWith("\"\"\"", i) ? endOfMultiline(i, "\"\"\"", true) : endOfString(i, '"', true);
                 case '\'' -> i = text.startsWith("'''", i) ? endOfMultiline(i, "'''", false) : endOfString(i, '\'', false);
