@@ -79,7 +79,7 @@ class LauncherIT {
     /** Issue 7: bench printed Java's usage, try said "--record needs a value", test Maven's. */
     @ParameterizedTest
     @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try",
-            "test", "bench"})
+            "test", "bench", "dist", "install"})
     void everyCommandInBinAnswersHelpItself(String command) throws Exception {
         for (String flag : List.of("--help", "-h")) {
             try (Proc p = Proc.start(List.of(Repo.bin(command), flag), tmp, Map.of())) {
@@ -94,7 +94,7 @@ class LauncherIT {
 
     /** Each help says how the command exits. */
     @ParameterizedTest
-    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try", "test", "bench"})
+    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try", "test", "bench", "dist", "install"})
     void everyCommandsHelpStatesItsExitStatus(String command) throws Exception {
         try (Proc p = Proc.start(List.of(Repo.bin(command), "--help"), tmp, Map.of())) {
             assertEquals(0, p.waitFor(), p.stderr());
