@@ -35,7 +35,7 @@ public class Benchmark {
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
-                   long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path json,
+                   long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path dist, Path json,
                    int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen) {
 
         static Options parse(Path root, List<String> args) {
@@ -47,6 +47,7 @@ public class Benchmark {
             int bigMiB = quick ? 4 : 64;
             Set<String> parts = new LinkedHashSet<>(PARTS);
             Path against = null;
+            Path dist = null;
             Path json = root.resolve("integration-tests/target/bench/bench.json");
             int customers = quick ? 2 : 10;
             int learnSessions = quick ? 12 : 1000;
@@ -79,6 +80,7 @@ public class Benchmark {
                         }
                     }
                     case "--against" -> against = Path.of(value).toAbsolutePath().normalize();
+                    case "--dist" -> dist = Path.of(value).toAbsolutePath().normalize();
                     case "--json" -> json = Path.of(value).toAbsolutePath();
                     case "--customers" -> customers = positive(a, value);
                     case "--sessions" -> learnSessions = positive(a, value);
@@ -91,8 +93,11 @@ public class Benchmark {
             if (against != null && !Files.isExecutable(against.resolve("bin/stretto-proxy"))) {
                 throw new IllegalArgumentException("--against: no bin/stretto-proxy in " + against);
             }
+            if (dist != null && !Files.isExecutable(dist.resolve("runtime/bin/java"))) {
+                throw new IllegalArgumentException("--dist: no runtime/bin/java in " + dist);
+            }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
-                    100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, json, customers, learnSessions,
+                    100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, dist, json, customers, learnSessions,
                     learnRounds, injvmSessions, injvmOpen);
         }
 

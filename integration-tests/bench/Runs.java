@@ -19,8 +19,9 @@ final class Runs {
     private Runs() {
     }
 
-    static List<String> demo(Benchmark.Options o) {
-        return List.of(o.root().resolve("bin/stretto-mcp-demo").toString());
+    /** The demo server of {@code setup}: the checkout's, or a distribution's. */
+    static List<String> demo(Setup setup) {
+        return List.of(setup.demo().toString());
     }
 
     static final List<String> CAT = List.of("cat");
@@ -31,7 +32,7 @@ final class Runs {
      */
     static Map<Benchmark.Measure, Double> startupIdleAndPings(Setup setup, Benchmark.Options o) throws Exception {
         Map<Benchmark.Measure, Double> out = new EnumMap<>(Benchmark.Measure.class);
-        try (Proc p = Proc.start(setup.command(demo(o)))) {
+        try (Proc p = Proc.start(setup.command(demo(setup)))) {
             p.write(Benchmark.INIT);
             p.expectLine("\"id\":0");
             out.put(Benchmark.Measure.STARTUP_MS, (System.nanoTime() - p.startNanos) / 1e6);
@@ -70,7 +71,7 @@ final class Runs {
                     .append(o.delayMs()).append("}}}\n");
         }
         byte[] bytes = calls.toString().getBytes(StandardCharsets.UTF_8);
-        try (Proc p = Proc.start(setup.command(demo(o)))) {
+        try (Proc p = Proc.start(setup.command(demo(setup)))) {
             p.write(Benchmark.INIT);
             p.expectLine("\"id\":0");
             long t0 = System.nanoTime();

@@ -82,7 +82,7 @@ class LauncherIT {
     /** Issue 7: bench printed Java's usage, try said "--record needs a value", test Maven's. */
     @ParameterizedTest
     @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try",
-            "test", "bench"})
+            "test", "bench", "dist", "install"})
     void everyCommandInBinAnswersHelpItself(String command) throws Exception {
         for (String flag : List.of("--help", "-h")) {
             try (Proc p = Proc.start(List.of(Repo.bin(command), flag), tmp, Map.of())) {
@@ -97,7 +97,7 @@ class LauncherIT {
 
     /** Each help says how the command exits. */
     @ParameterizedTest
-    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try", "test", "bench"})
+    @ValueSource(strings = {"stretto-proxy", "stretto", "stretto-mcp-demo", "try", "test", "bench", "dist", "install"})
     void everyCommandsHelpStatesItsExitStatus(String command) throws Exception {
         try (Proc p = Proc.start(List.of(Repo.bin(command), "--help"), tmp, Map.of())) {
             assertEquals(0, p.waitFor(), p.stderr());
@@ -179,7 +179,7 @@ class LauncherIT {
         // macOS home folders often have spaces in their names; the cache's path must reach the
         // JVM as one argument.
         Path copy = tmp.resolve("my projects/stretto proxy");
-        for (String part : List.of("bin/stretto-proxy", "bin/stretto-mcp-demo", "bin/lib/launch",
+        for (String part : List.of("bin/stretto-proxy", "bin/stretto-mcp-demo", "bin/lib/launch", "bin/lib/launcher.sh",
                 "proxy-cli/target/proxy-cli.jar", "proxy-cli/target/lib", "mcp-demo/target/mcp-demo.jar",
                 "mcp-demo/target/lib")) {
             copyTree(Repo.root().resolve(part), copy.resolve(part));

@@ -78,6 +78,11 @@ final class ProxyArgs {
         return Set.copyOf(names);
     }
 
+    /** Whether {@code option} takes a value (as the next argument or after {@code =}). */
+    static boolean takesValue(String option) {
+        return WITH_VALUE.contains(option);
+    }
+
     static Parsed parse(List<String> args) {
         Map<String, String> values = new HashMap<>();
         Set<String> flags = new HashSet<>();

@@ -45,7 +45,7 @@ import java.util.function.Consumer;
 public final class ProxyMain {
 
     /** The version {@code --version} prints. */
-    static final String VERSION = "0.1.0";
+    static final String VERSION = Version.CURRENT;
 
     /** Exit status for a usage error. */
     static final int USAGE = 2;

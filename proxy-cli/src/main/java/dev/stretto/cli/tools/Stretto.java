@@ -1,5 +1,6 @@
 package dev.stretto.cli.tools;
 
+import dev.stretto.cli.init.InitCli;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.guard.Guards;
@@ -31,7 +32,7 @@ import java.util.Set;
 public final class Stretto {
 
     /** The version {@code --version} prints. */
-    public static final String VERSION = "0.1.0";
+    public static final String VERSION = dev.stretto.cli.Version.CURRENT;
     /** Success. */
     public static final int EXIT_OK = 0;
     /**
@@ -58,9 +59,16 @@ public final class Stretto {
     private static final String HELP = """
             Usage: stretto <command> [options] [args]
 
-            Offline tools for the session logs stretto-proxy records with --record.
+            Offline tools for the session logs stretto-proxy records with --record, and the
+            entries that put stretto-proxy into an MCP host's config.
 
             Commands:
+              init HOST NAME [OPTIONS] -- SERVER_COMMAND...
+                                   print the entry that runs a server through stretto-proxy
+                                   for an MCP host (claude-desktop, claude-code, cursor,
+                                   vscode, windsurf, codex, json), or with --write put it
+                                   into the host's file; --wrap and --unwrap rewrite the
+                                   servers a host's file has (see init --help)
               show LOG             print a session as a timeline: the conversation, each
                                    turn with its calls, results and timings
               episode LOG|DIR...   print the sessions' episodes as JSON lines
@@ -95,9 +103,9 @@ public final class Stretto {
               stretto episode --tau2 ~/.stretto/logs/orders > runs.jsonl
               stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
-            show, episode, manifest, sessions and guards exit as below; learn, promote,
-            export-answers, import-answers, flow, flow-show and evaluate say how in their
-            --help.
+            show, episode, manifest, sessions and guards exit as below; init, learn,
+            promote, export-answers, import-answers, flow, flow-show and evaluate say how in
+            their --help.
             """ + EXIT_CODES;
 
     private static final String SHOW_HELP = """
@@ -290,6 +298,9 @@ public final class Stretto {
             }
             if (args.length > 0 && args[0].equals(PromoteCli.COMMAND)) {
                 return PromoteCli.run(args, out, err, bars, env);
+            }
+            if (args.length > 0 && args[0].equals(InitCli.COMMAND)) {
+                return InitCli.run(args, out, err, env);
             }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {

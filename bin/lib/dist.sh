@@ -1,0 +1,122 @@
+# bin/dist's work, sourced by bin/lib/launch (tool dist) once the jars are built: makes
+# stretto-<version>-<os>-<arch>.tar.gz in the output directory ($1, checked by bin/dist) and
+# prints its path on stdout; what it does goes to stderr. The archive holds one directory,
+# stretto-<version>/:
+#
+#   bin/stretto-proxy, bin/stretto, bin/stretto-mcp-demo   the checkout's launchers, as they are
+#   bin/lib/launch, bin/lib/launcher.sh                    the distribution's launcher (never
+#                                                          builds) and the launcher library
+#   lib/*.jar, lib/<program>.classpath                     the jars, and each program's class path
+#   lib/stretto-proxy.aot, lib/stretto-mcp-demo.aot        the start-up caches, trained here
+#                                                          against runtime/
+#   runtime/                                               a Java runtime made with jlink, holding
+#                                                          the modules jdeps finds the jars use
+#   install.sh, VERSION, docs/                             the installer, the version, the docs
+#
+# Uses $root, $jdk, say, write_aot_cache and proxy_training_args of the launcher.
+
+dist_out=$1
+dist_fail() { say "bin/dist: $*"; exit 1; }
+
+version=
+while IFS= read -r line || [ -n "$line" ]; do
+  case $line in version=*) version=${line#version=} ;; esac
+done < "$root/proxy-cli/target/classes/dev/stretto/cli/version.properties" \
+  || dist_fail "cannot read the built version (proxy-cli/target/classes/dev/stretto/cli/version.properties)"
+[ -n "$version" ] || dist_fail "proxy-cli/target/classes/dev/stretto/cli/version.properties names no version"
+
+case $(uname -s) in Linux) os=linux ;; Darwin) os=macos ;; *) os=$(uname -s | tr '[:upper:]' '[:lower:]') ;; esac
+case $(uname -m) in x86_64|amd64) arch=x64 ;; aarch64|arm64) arch=aarch64 ;; *) arch=$(uname -m) ;; esac
+name=stretto-$version
+archive_name=$name-$os-$arch.tar.gz
+
+mkdir -p "$dist_out" && dist_out=$(cd "$dist_out" && pwd -P) || dist_fail "cannot make the output directory $1"
+# Built beside the archive and moved into place only when complete, so that an interrupted
+# build leaves neither a half tree nor a half archive behind.
+work=$(mktemp -d "$dist_out/.stretto-dist.XXXXXX") || dist_fail "cannot make a working directory in $dist_out"
+trap 'rm -rf "$work"; [ -n "${scratch:-}" ] && rm -rf "$scratch"' EXIT
+trap 'exit 130' INT; trap 'exit 143' TERM
+tree=$work/$name
+mkdir -p "$tree/bin/lib" "$tree/lib" "$tree/docs" || dist_fail "cannot make $tree"
+
+say "bin/dist: $archive_name from the jars in proxy-cli/target and mcp-demo/target"
+# One lib/ for both programs; a jar both use is there once (it must be the same file).
+for jar in "$root/proxy-cli/target/proxy-cli.jar" "$root"/proxy-cli/target/lib/*.jar \
+           "$root/mcp-demo/target/mcp-demo.jar" "$root"/mcp-demo/target/lib/*.jar; do
+  jar_name=${jar##*/}
+  if [ -e "$tree/lib/$jar_name" ]; then
+    cmp -s "$jar" "$tree/lib/$jar_name" || dist_fail "proxy-cli and mcp-demo have two different $jar_name"
+  else
+    cp "$jar" "$tree/lib/$jar_name" || dist_fail "cannot copy $jar"
+  fi
+done
+# class_path MODULE: the jar names of MODULE's program, its own jar first.
+class_path() {
+  c=$1.jar
+  for jar in "$root/$1/target/lib/"*.jar; do c=$c:${jar##*/}; done
+  echo "$c"
+}
+class_path proxy-cli > "$tree/lib/proxy-cli.classpath"
+class_path mcp-demo > "$tree/lib/mcp-demo.classpath"
+
+say "bin/dist: the modules the jars use (jdeps)"
+modules=$("$jdk/bin/jdeps" --multi-release 25 --ignore-missing-deps --print-module-deps "$tree"/lib/*.jar) \
+  || dist_fail "jdeps could not tell which modules the jars use"
+case $modules in java.base*) ;; *) dist_fail "jdeps said '$modules', not a list of modules" ;; esac
+say "bin/dist: a Java runtime of $modules (jlink)"
+"$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
+  --output "$tree/runtime" >&2 || dist_fail "jlink failed"
+
+cp "$root/bin/stretto-proxy" "$root/bin/stretto" "$root/bin/stretto-mcp-demo" "$tree/bin/" \
+  && cp "$root/bin/lib/launcher.sh" "$tree/bin/lib/launcher.sh" \
+  && cp "$root/bin/lib/launch-dist" "$tree/bin/lib/launch" \
+  && cp "$root/bin/lib/install.sh" "$tree/install.sh" \
+  && cp "$root/docs/install.md" "$root/docs/hosts.md" "$tree/docs/" \
+  && chmod 755 "$tree/bin/stretto-proxy" "$tree/bin/stretto" "$tree/bin/stretto-mcp-demo" \
+       "$tree/bin/lib/launch" "$tree/install.sh" \
+  && printf '%s\n' "$version" > "$tree/VERSION" || dist_fail "cannot copy the launchers into $tree"
+
+# The caches are trained against the runtime just made, with the class path the
+# distribution's launcher gives (the same jars, as absolute paths): the JVM maps a cache only
+# for the runtime and the jars it was made with, and finds them again wherever the tree is
+# unpacked.
+in_tree() {
+  p=
+  old_ifs=$IFS
+  IFS=:
+  # shellcheck disable=SC2013
+  for jar_name in $(cat "$tree/lib/$1.classpath"); do p=${p:+$p:}$tree/lib/$jar_name; done
+  IFS=$old_ifs
+  echo "$p"
+}
+say "bin/dist: training the start-up caches on a short session"
+# shellcheck disable=SC2086
+write_aot_cache "$tree/runtime/bin/java" "$(in_tree proxy-cli)" dev.stretto.cli.ProxyMain \
+  "$tree/lib/stretto-proxy.aot" $proxy_training_args || dist_fail "training the proxy's start-up cache failed"
+write_aot_cache "$tree/runtime/bin/java" "$(in_tree mcp-demo)" dev.stretto.demo.DemoMain \
+  "$tree/lib/stretto-mcp-demo.aot" || dist_fail "training the demo's start-up cache failed"
+
+# The tree as a user gets it: a session through its own launchers, with nothing on stderr (a
+# cache the JVM would not map says so there).
+check_out=$work/check.out check_err=$work/check.err
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"ping"}' \
+  | (cd "$work" && env -u JAVA_HOME PATH=/usr/bin:/bin "$tree/bin/stretto-proxy" -- "$tree/bin/stretto-mcp-demo") \
+    >"$check_out" 2>"$check_err"
+[ "$(cat "$check_out")" = '{"id":1,"jsonrpc":"2.0","result":{}}' ] && ! [ -s "$check_err" ] || {
+  cat "$check_err" >&2
+  dist_fail "the tree's stretto-proxy did not answer a ping in front of its stretto-mcp-demo as it should"
+}
+rm -f "$check_out" "$check_err"
+
+# Owned by root in the archive, whoever built it: an unpacked tree belongs to whoever unpacks it.
+if tar --version 2>/dev/null | grep -q 'GNU tar'; then
+  tar_owner="--owner=0 --group=0 --numeric-owner"
+else
+  tar_owner="--uid 0 --gid 0"
+fi
+# shellcheck disable=SC2086
+(cd "$work" && tar $tar_owner -czf "$work/$archive_name" "$name") || dist_fail "tar failed"
+mv -f "$work/$archive_name" "$dist_out/$archive_name" || dist_fail "cannot move the archive into $dist_out"
+size=$(wc -c < "$dist_out/$archive_name")
+say "bin/dist: $dist_out/$archive_name ($(( (size + 524288) / 1048576 )) MB)"
+echo "$dist_out/$archive_name"

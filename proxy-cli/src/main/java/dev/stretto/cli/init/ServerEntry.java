@@ -1,0 +1,158 @@
+package dev.stretto.cli.init;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A server's entry in a host's file, as {@code stretto init} sees it: one the host starts as a
+ * command, one it reaches over Streamable HTTP, one that runs through stretto-proxy already,
+ * or one of a shape the host does not document (which is left alone).
+ */
+sealed interface ServerEntry {
+
+    /** A server the host starts: {@code command} with {@code args}. */
+    record Command(String command, List<String> args) implements ServerEntry {
+    }
+
+    /**
+     * A server the host reaches at {@code url}, sending {@code headers} (name to literal value)
+     * and {@code headerVariables} (name to the environment variable holding the value; Codex's
+     * {@code env_http_headers}).
+     */
+    record Http(String url, Map<String, String> headers, Map<String, String> headerVariables) implements ServerEntry {
+    }
+
+    /** An entry whose command is a stretto-proxy already. */
+    record Proxied() implements ServerEntry {
+    }
+
+    /** An entry of a shape the host does not document; {@code why} says what is odd. */
+    record Odd(String why) implements ServerEntry {
+    }
+
+    /** The proxy's program name: an entry whose command ends in it runs through the proxy. */
+    String PROXY = "stretto-proxy";
+
+    /** Codex's keys of an HTTP server that {@code stretto init} reads. */
+    Set<String> CODEX_HTTP = Set.of("url", "http_headers", "env_http_headers");
+
+    static ServerEntry of(Host host, JsonNode entry) {
+        if (!entry.isObject()) {
+            return new Odd("its entry is not an object");
+        }
+        JsonNode command = entry.get("command");
+        Host.HttpKeys http = host.http().orElse(null);
+        boolean hasUrl = http != null && entry.has(http.url());
+        if (command != null) {
+            if (!command.isTextual() || command.textValue().isBlank()) {
+                return new Odd("its command is not a program's name");
+            }
+            if (hasUrl) {
+                return new Odd("it has both a command and a URL");
+            }
+            JsonNode type = entry.get("type");
+            if (type != null && !(type.isTextual() && type.textValue().equals("stdio"))) {
+                return new Odd("it has a command and the type " + type);
+            }
+            JsonNode args = entry.get("args");
+            List<String> list = new ArrayList<>();
+            if (args != null) {
+                if (!args.isArray()) {
+                    return new Odd("its args are not a list");
+                }
+                for (JsonNode a : args) {
+                    if (!a.isTextual()) {
+                        return new Odd("its args are not all strings");
+                    }
+                    list.add(a.textValue());
+                }
+            }
+            String program = command.textValue();
+            if (program.equals(PROXY) || program.endsWith("/" + PROXY)) {
+                return new Proxied();
+            }
+            return new Command(program, List.copyOf(list));
+        }
+        if (http == null) {
+            return new Odd(host.title() + " starts every server as a command, and this entry has none");
+        }
+        if (!hasUrl) {
+            return new Odd("it has neither a command nor a " + http.url());
+        }
+        JsonNode url = entry.get(http.url());
+        if (!url.isTextual() || url.textValue().isBlank()) {
+            return new Odd("its " + http.url() + " is not a URL");
+        }
+        if (entry.has("oauth") || entry.has("auth")) {
+            return new Odd("the host signs in to it (OAuth), which stretto-proxy cannot do in its place");
+        }
+        if (host == Host.CODEX && entry.has("bearer_token_env_var")) {
+            return new Odd("it sends a bearer token from bearer_token_env_var, and stretto-proxy sends a header's"
+                    + " value as a variable holds it: put \"Bearer <token>\" in a variable and name it in"
+                    + " env_http_headers");
+        }
+        JsonNode type = entry.get("type");
+        if (type != null) {
+            String t = type.isTextual() ? type.textValue() : type.toString();
+            if (t.equals("sse")) {
+                return new Odd("it uses the SSE transport, and stretto-proxy --upstream speaks Streamable HTTP");
+            }
+            if (!Set.of("http", "streamable-http", "streamableHttp").contains(t)) {
+                return new Odd("its type " + type + " is not one " + host.title() + " documents");
+            }
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        Map<String, String> variables = new LinkedHashMap<>();
+        String problem = strings(entry.get(http.headers()), headers);
+        if (problem == null && host == Host.CODEX) {
+            problem = strings(entry.get("env_http_headers"), variables);
+        }
+        if (problem != null) {
+            return new Odd("its headers " + problem);
+        }
+        return new Http(url.textValue(), headers, variables);
+    }
+
+    /** Fills {@code out} from an object of strings; says what is wrong with it otherwise. */
+    private static String strings(JsonNode object, Map<String, String> out) {
+        if (object == null) {
+            return null;
+        }
+        if (!object.isObject()) {
+            return "are not an object";
+        }
+        for (Map.Entry<String, JsonNode> e : object.properties()) {
+            if (!e.getValue().isTextual()) {
+                return "are not all strings";
+            }
+            out.put(e.getKey(), e.getValue().textValue());
+        }
+        return null;
+    }
+
+    /**
+     * A new entry that starts {@code command} with {@code args} and {@code env}, as {@code host}
+     * writes one ({@code "type": "stdio"} first for Claude Code and VS Code; no env when empty).
+     */
+    static ObjectNode command(Host host, String command, List<String> args, Map<String, String> env) {
+        ObjectNode entry = JsonNodeFactory.instance.objectNode();
+        if (host.writesStdioType()) {
+            entry.put("type", "stdio");
+        }
+        entry.put("command", command);
+        ArrayNode list = entry.putArray("args");
+        args.forEach(list::add);
+        if (!env.isEmpty()) {
+            ObjectNode e = entry.putObject("env");
+            env.forEach(e::put);
+        }
+        return entry;
+    }
+}

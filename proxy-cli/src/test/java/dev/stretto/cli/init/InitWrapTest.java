@@ -1,0 +1,359 @@
+package dev.stretto.cli.init;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@code stretto init --wrap} and {@code --unwrap} on each host's file as people keep them:
+ * servers started as commands (with and without args, env and other keys) and servers reached
+ * over HTTP. Wrapping then unwrapping gives the file back byte for byte, so each entry's JSON
+ * value is the same; an entry changed since, or written by --write, is unwrapped from the
+ * proxy's arguments.
+ */
+class InitWrapTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TomlMapper TOML = new TomlMapper();
+
+    @TempDir
+    Path tmp;
+
+    /** A file of each host's, as its users keep one. */
+    static String fileOf(Host host) {
+        return switch (host) {
+            case CLAUDE_DESKTOP -> """
+                    {
+                      "mcpServers": {
+                        "filesystem": {
+                          "command": "npx",
+                          "args": ["-y", "@modelcontextprotocol/server-filesystem", "/Users/me/Desktop"]
+                        },
+                        "weather": {
+                          "command": "uv",
+                          "args": ["--directory", "/home/me/weather", "run", "weather.py"],
+                          "env": {"WEATHER_KEY": "k-1"}
+                        },
+                        "bare": {"command": "/usr/local/bin/bare-server"}
+                      },
+                      "globalShortcut": ""
+                    }
+                    """;
+            case CLAUDE_CODE -> """
+                    {
+                      "mcpServers": {
+                        "db": {
+                          "type": "stdio",
+                          "command": "npx",
+                          "args": ["-y", "@bytebase/dbhub", "--dsn", "postgres://localhost/app"],
+                          "env": {}
+                        },
+                        "sentry": {
+                          "type": "http",
+                          "url": "https://mcp.sentry.dev/mcp",
+                          "headers": {"Authorization": "Bearer ${SENTRY_TOKEN}"}
+                        }
+                      }
+                    }
+                    """;
+            case CURSOR -> """
+                    {
+                      "mcpServers": {
+                        "browser": {"command": "npx", "args": ["@browsermcp/mcp@latest"]},
+                        "remote": {
+                          "url": "https://api.example.com/mcp",
+                          "headers": {"Authorization": "Bearer abc", "X-Team": "core"}
+                        }
+                      }
+                    }
+                    """;
+            case VSCODE -> """
+                    {
+                      // Workspace servers
+                      "inputs": [
+                        {"type": "promptString", "id": "token", "description": "Token", "password": true}
+                      ],
+                      "servers": {
+                        "fetch": {"type": "stdio", "command": "uvx", "args": ["mcp-server-fetch"]},
+                        "github": {
+                          "type": "http",
+                          "url": "https://api.githubcopilot.com/mcp/",
+                          "headers": {"Authorization": "Bearer ${input:token}"}
+                        }, // the hosted one
+                      }
+                    }
+                    """;
+            case WINDSURF -> """
+                    {
+                      "mcpServers": {
+                        "git": {"command": "uvx", "args": ["mcp-server-git"], "disabled": false, "env": {}},
+                        "figma": {"serverUrl": "https://mcp.figma.com/mcp"}
+                      }
+                    }
+                    """;
+            case CODEX -> """
+                    # Codex
+                    model = "o3"
+
+                    [mcp_servers.context7]
+                    command = "npx"
+                    args = ["-y", "@upstash/context7-mcp"]
+                    startup_timeout_sec = 20
+
+                    [mcp_servers.context7.env]
+                    LOG = "1"
+
+                    # remote, keys from the environment
+                    [mcp_servers.linear]
+                    url = "https://mcp.linear.app/mcp"
+                    env_http_headers = { "X-Api-Key" = "LINEAR_KEY" }
+                    http_headers = { "X-Client" = "codex" }
+                    """;
+            case JSON -> """
+                    {"mcpServers": {"echo": {"command": "echo-server", "args": []}}}
+                    """;
+        };
+    }
+
+    private Path fileFor(Host host) throws Exception {
+        return Files.writeString(tmp.resolve(host == Host.CODEX ? "config.toml" : "mcp.json"), fileOf(host));
+    }
+
+    private static JsonNode read(Host host, String text) throws Exception {
+        if (host == Host.CODEX) {
+            return TOML.readTree(text);
+        }
+        return new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS)
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA).build()).readTree(text);
+    }
+
+    private static JsonNode servers(Host host, JsonNode doc) {
+        return switch (host) {
+            case VSCODE -> doc.get("servers");
+            case CODEX -> doc.get("mcp_servers");
+            default -> doc.get("mcpServers");
+        };
+    }
+
+    @ParameterizedTest
+    @EnumSource(Host.class)
+    void wrapThenUnwrapGivesTheFileBackByteForByte(Host host) throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = fileFor(host);
+        String before = Files.readString(file);
+
+        InitRunner.Run wrap = init.run(host.id(), "--wrap", "--all", "--config", file.toString());
+        assertEquals(0, wrap.status(), wrap.err());
+        JsonNode wrapped = servers(host, read(host, Files.readString(file)));
+        JsonNode original = servers(host, read(host, before));
+        for (String name : names(original)) {
+            JsonNode entry = wrapped.get(name);
+            assertEquals(InitRunner.PROXY, entry.get("command").asText(), name + ": " + entry);
+            List<String> args = strings(entry.get("args"));
+            assertEquals(List.of("--record", "~/.stretto/logs/" + name, "--domain", name), args.subList(0, 4), name);
+            if (original.get(name).has("command")) {
+                List<String> server = new ArrayList<>(List.of(original.get(name).get("command").asText()));
+                server.addAll(strings(original.get(name).get("args")));
+                assertEquals(server, args.subList(args.indexOf("--") + 1, args.size()), name);
+                assertEquals(original.get(name).get("env"), entry.get("env"), name + "'s env is kept");
+            } else {
+                assertTrue(args.contains("--upstream"), name + ": " + args);
+            }
+        }
+
+        InitRunner.Run unwrap = init.run(host.id(), "--unwrap", "--all", "--config", file.toString());
+        assertEquals(0, unwrap.status(), unwrap.err());
+        assertEquals(before, Files.readString(file));
+        try (Stream<Path> backups = Files.list(tmp)) {
+            assertEquals(2, backups.filter(p -> p.toString().endsWith(".bak")).count(), "one backup for each write");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Host.class)
+    void withoutItsRecordAnEntryIsUnwrappedFromTheProxysArgumentsToTheSameValue(Host host) throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = fileFor(host);
+        JsonNode original = servers(host, read(host, Files.readString(file)));
+        assertEquals(0, init.run(host.id(), "--wrap", "--all", "--config", file.toString()).status());
+        Files.delete(WrapRecords.pathUnder(init.home()));
+
+        InitRunner.Run unwrap = init.run(host.id(), "--unwrap", "--all", "--config", file.toString());
+        assertEquals(0, unwrap.status(), unwrap.err());
+        assertTrue(unwrap.out().contains("from its stretto-proxy arguments"), unwrap.out());
+        JsonNode back = servers(host, read(host, Files.readString(file)));
+        for (String name : names(original)) {
+            JsonNode was = original.get(name);
+            JsonNode is = back.get(name);
+            if (was.has("command") && was.has("args")) {
+                assertEquals(was, is, name);
+            } else if (was.has("command")) {
+                // An entry without args gets an empty list: all that is known of it.
+                assertEquals(was.get("command"), is.get("command"), name);
+                assertEquals(List.of(), strings(is.get("args")), name);
+            } else {
+                assertEquals(host == Host.CODEX ? was.get("url") : was.get(host.http().orElseThrow().url()),
+                        is.get(host.http().orElseThrow().url()), name);
+            }
+        }
+    }
+
+    @Test
+    void anHttpServersLiteralHeadersMoveIntoTheEnvBlockUnderVariablesTheEntryNames() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = fileFor(Host.CURSOR);
+        assertEquals(0, init.run("cursor", "--wrap", "remote", "--config", file.toString()).status());
+        JsonNode remote = JSON.readTree(Files.readString(file)).at("/mcpServers/remote");
+        assertEquals(JSON.readTree("""
+                {"command": "/opt/stretto/bin/stretto-proxy",
+                 "args": ["--record", "~/.stretto/logs/remote", "--domain", "remote",
+                          "--upstream", "https://api.example.com/mcp",
+                          "--upstream-header", "Authorization=REMOTE_AUTHORIZATION",
+                          "--upstream-header", "X-Team=REMOTE_X_TEAM"],
+                 "env": {"REMOTE_AUTHORIZATION": "Bearer abc", "REMOTE_X_TEAM": "core"}}
+                """), remote);
+        // The other server was not named: it stays as it was.
+        assertEquals("npx", JSON.readTree(Files.readString(file)).at("/mcpServers/browser/command").asText());
+    }
+
+    @Test
+    void codexsHeadersFromTheEnvironmentAreForwardedToTheProxy() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = fileFor(Host.CODEX);
+        InitRunner.Run run = init.run("codex", "--wrap", "linear", "--no-record", "--config", file.toString());
+        assertEquals(0, run.status(), run.err());
+        JsonNode linear = TOML.readTree(Files.readString(file)).at("/mcp_servers/linear");
+        assertEquals(JSON.readTree("""
+                {"command": "/opt/stretto/bin/stretto-proxy",
+                 "args": ["--domain", "linear", "--upstream", "https://mcp.linear.app/mcp",
+                          "--upstream-header", "X-Client=LINEAR_X_CLIENT", "--upstream-header", "X-Api-Key=LINEAR_KEY"],
+                 "env": {"LINEAR_X_CLIENT": "codex"},
+                 "env_vars": ["LINEAR_KEY"]}
+                """), linear);
+        // The comment before the table belongs to the file, not the entry: it stays.
+        assertTrue(Files.readString(file).contains("# remote, keys from the environment\n[mcp_servers.linear]\n"));
+    }
+
+    @Test
+    void serversWrappedAlreadyAreLeftAloneAndASecondWrapChangesNothing() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = fileFor(Host.CLAUDE_DESKTOP);
+        assertEquals(0, init.run("claude-desktop", "--wrap", "--all", "--config", file.toString()).status());
+        String once = Files.readString(file);
+        InitRunner.Run again = init.run("claude-desktop", "--wrap", "--all", "--config", file.toString());
+        assertEquals(new InitRunner.Run(0, """
+                left filesystem as it is: it runs through stretto-proxy already
+                left weather as it is: it runs through stretto-proxy already
+                left bare as it is: it runs through stretto-proxy already
+                nothing changed in %s
+                """.formatted(file), ""), again);
+        assertEquals(once, Files.readString(file));
+    }
+
+    @Test
+    void anEntryWrittenByWriteIsUnwrappedToThePlainServer() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = tmp.resolve("mcp.json");
+        assertEquals(0, init.run("cursor", "orders", "--write", "--config", file.toString(), "--env", "K=v", "--",
+                "npx", "-y", "orders-mcp").status());
+        InitRunner.Run run = init.run("cursor", "--unwrap", "orders", "--config", file.toString());
+        assertEquals(0, run.status(), run.err());
+        assertEquals(JSON.readTree("{\"command\": \"npx\", \"args\": [\"-y\", \"orders-mcp\"], \"env\": {\"K\": \"v\"}}"),
+                JSON.readTree(Files.readString(file)).at("/mcpServers/orders"));
+
+        // An HTTP entry made with --write comes back as the host's HTTP entry.
+        assertEquals(0, init.run("vscode", "docs", "--write", "--config", file.toString(), "--upstream",
+                "https://mcp.example.com/mcp", "--upstream-header", "Authorization=DOCS_AUTH", "--env",
+                "DOCS_AUTH=Bearer t").status());
+        assertEquals(0, init.run("vscode", "--unwrap", "docs", "--config", file.toString()).status());
+        assertEquals(JSON.readTree("{\"type\": \"http\", \"url\": \"https://mcp.example.com/mcp\","
+                + " \"headers\": {\"Authorization\": \"Bearer t\"}}"), JSON.readTree(Files.readString(file)).at("/servers/docs"));
+    }
+
+    @Test
+    void anEntryChangedAfterItWasWrappedKeepsTheChangeWhenUnwrapped() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = fileFor(Host.CURSOR);
+        assertEquals(0, init.run("cursor", "--wrap", "browser", "--config", file.toString()).status());
+        String edited = Files.readString(file).replace("\"@browsermcp/mcp@latest\"", "\"@browsermcp/mcp@0.2\"");
+        Files.writeString(file, edited);
+        InitRunner.Run run = init.run("cursor", "--unwrap", "browser", "--config", file.toString());
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().contains("(it was changed after it was wrapped)"), run.out());
+        assertEquals(JSON.readTree("{\"command\": \"npx\", \"args\": [\"@browsermcp/mcp@0.2\"]}"),
+                JSON.readTree(Files.readString(file)).at("/mcpServers/browser"));
+    }
+
+    @Test
+    void aNamedServerThatCannotBeWrappedLeavesTheFileAsItIsAndAllSkipsIt() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        String before = """
+                {"servers": {
+                  "events": {"type": "sse", "url": "https://example.com/sse"},
+                  "fetch": {"type": "stdio", "command": "uvx", "args": ["mcp-server-fetch"]}
+                }}
+                """;
+        Path file = Files.writeString(tmp.resolve("mcp.json"), before);
+        InitRunner.Run named = init.run("vscode", "--wrap", "events", "fetch", "--config", file.toString());
+        assertEquals(new InitRunner.Run(1, "", "stretto: init: cannot wrap events: it uses the SSE transport, and"
+                + " stretto-proxy --upstream speaks Streamable HTTP; nothing changed\n"), named);
+        assertEquals(before, Files.readString(file));
+
+        InitRunner.Run all = init.run("vscode", "--wrap", "--all", "--config", file.toString());
+        assertEquals(0, all.status(), all.err());
+        assertTrue(all.out().startsWith("left events as it is: it uses the SSE transport, and stretto-proxy --upstream"
+                + " speaks Streamable HTTP\nwrapped fetch: it runs through /opt/stretto/bin/stretto-proxy, recording to"
+                + " ~/.stretto/logs/fetch\n"), all.out());
+        JsonNode servers = JSON.readTree(Files.readString(file)).get("servers");
+        assertEquals(JSON.readTree(before).at("/servers/events"), servers.get("events"));
+    }
+
+    @Test
+    void aServerTheFileDoesNotHaveIsNamedWithTheOnesItHas() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = fileFor(Host.WINDSURF);
+        assertEquals(new InitRunner.Run(1, "", "stretto: init: " + file + " has no server gti (it has git, figma);"
+                + " nothing changed\n"), init.run("windsurf", "--wrap", "gti", "--config", file.toString()));
+    }
+
+    @Test
+    void recordsAreKeptForTheirOwnerOnly() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path file = fileFor(Host.CLAUDE_DESKTOP);
+        assertEquals(0, init.run("claude-desktop", "--wrap", "weather", "--config", file.toString()).status());
+        Path records = WrapRecords.pathUnder(init.home());
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(records)));
+        JsonNode wraps = JSON.readTree(Files.readString(records)).get("wraps");
+        assertEquals(1, wraps.size());
+        assertEquals(file.toRealPath().toString(), wraps.get(0).get("file").asText());
+    }
+
+    private static List<String> names(JsonNode servers) {
+        List<String> out = new ArrayList<>();
+        servers.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        if (array != null) {
+            array.forEach(a -> out.add(a.asText()));
+        }
+        return out;
+    }
+}
