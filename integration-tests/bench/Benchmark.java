@@ -156,9 +156,7 @@ public class Benchmark {
             LearnTiming.run(root, options.learnSessions(), options.learnRounds());
         }
         if (options.parts().contains("injvm")) {
-            // The proxy's own messages (warnings only) on stderr, as the CLI has them.
-            System.setProperty("tinylog.writer.level", "warn");
-            InJvmSessions.run(options.injvmSessions(), options.injvmOpen());
+            InJvmSessions.run(options.injvmSessions(), options.injvmOpen(), !options.quick());
         }
     }
 

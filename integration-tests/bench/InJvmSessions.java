@@ -6,11 +6,17 @@
 //               pipes), or one line echoed by a cat child (UpstreamSpec.Command)
 //   memory      what one open session costs: N sessions held open at once (initialized, then
 //               idle), heap in use after a GC and the JVM's resident set (for cat, the children's
-//               too), each minus the same measured before, divided by N
+//               too), the JVM's platform threads and open file descriptors, each minus the same
+//               measured before, divided by N
+//   reapers     for cat: the JDK's "process reaper" threads (one waits for each child) alive
+//               once the N sessions have ended, and how long until none is (the JDK's pool
+//               keeps an idle one about 60 s); with --quick, not waited for
 
 import dev.stretto.demo.DemoMain;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
+import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.StderrMessages;
 import dev.stretto.proxy.UpstreamSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -74,26 +80,43 @@ final class InJvmSessions {
         }
     }
 
-    record Figures(Server server, double sessionsPerSecond, double heapKbPerSession, double rssKbPerSession) {
+    /**
+     * What one open session costs, each figure per session: heap and resident KB, the
+     * session's own platform threads, the JDK's reaper threads waiting for a child, and file
+     * descriptors.
+     */
+    record Costs(double heapKb, double rssKb, double platformThreads, double reaperThreads, double fds) {
     }
 
-    static void run(int sessions, int open) throws Exception {
+    /** The JDK's reaper threads left once the sessions ended, and after how many seconds they were gone (-1: not waited for). */
+    record Reapers(long left, long goneAfterSeconds) {
+    }
+
+    record Figures(Server server, double sessionsPerSecond, Costs costs, Reapers reapers) {
+    }
+
+    static void run(int sessions, int open, boolean awaitReapers) throws Exception {
         List<Figures> figures = new ArrayList<>();
         for (Server server : Server.values()) {
             throughput(server, Math.max(1, sessions / 10)); // warm-up
             double perSecond = throughput(server, sessions);
-            double[] memory = memory(server, open);
-            figures.add(new Figures(server, perSecond, memory[0], memory[1]));
+            Costs costs = costs(server, open);
+            Reapers reapers = server == Server.CAT_CHILD ? reapers(awaitReapers) : null;
+            figures.add(new Figures(server, perSecond, costs, reapers));
             System.err.printf("in-JVM sessions with the %s done%n", server.label);
         }
-        System.out.printf(Locale.ROOT, "in-JVM sessions: %d sessions, %d at a time; %d held open for the memory%n",
+        System.out.printf(Locale.ROOT, "in-JVM sessions: %d sessions, %d at a time; %d held open for the costs%n",
                 sessions, AT_ONCE, open);
-        System.out.printf(Locale.ROOT, "%-28s %12s %16s %16s%n", "server", "sessions/s", "heap KB/session",
-                "RSS KB/session");
+        System.out.printf(Locale.ROOT, "%-28s %11s %9s %9s %12s %13s %8s  %s%n", "server", "sessions/s",
+                "heap KB", "RSS KB", "own threads", "JDK reapers", "fds", "reapers once ended");
         for (Figures f : figures) {
-            System.out.printf(Locale.ROOT, "%-28s %12.0f %16.1f %16.1f%n", f.server().label, f.sessionsPerSecond(),
-                    f.heapKbPerSession(), f.rssKbPerSession());
+            Reapers r = f.reapers();
+            System.out.printf(Locale.ROOT, "%-28s %11.0f %9.1f %9.1f %12.2f %13.2f %8.2f  %s%n", f.server().label,
+                    f.sessionsPerSecond(), f.costs().heapKb(), f.costs().rssKb(), f.costs().platformThreads(),
+                    f.costs().reaperThreads(), f.costs().fds(), r == null ? "-" : r.left() + " alive, "
+                            + (r.goneAfterSeconds() < 0 ? "not waited for" : "gone after " + r.goneAfterSeconds() + " s"));
         }
+        System.out.println("(each figure per open session; threads are platform threads, the JDK's reapers apart)");
     }
 
     /** Sessions per second, AT_ONCE of them at a time. */
@@ -120,15 +143,23 @@ final class InJvmSessions {
         return sessions / ((System.nanoTime() - t0) / 1e9);
     }
 
-    /** Heap and resident KB per open session: {heap, rss}. */
-    static double[] memory(Server server, int open) throws Exception {
+    /** What one open session costs, {@code open} of them held open at once. */
+    static Costs costs(Server server, int open) throws Exception {
         long heapBefore = heapAfterGc();
         long rssBefore = rssKb(server == Server.CAT_CHILD);
+        // Platform threads only: the MXBean does not count virtual ones. The JDK's reaper threads
+        // are counted apart, as an idle one (of the sessions before) is taken again.
+        int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+        long reapersBefore = reaperThreads();
+        long fdsBefore = openFds();
         CountDownLatch allOpen = new CountDownLatch(open);
         CountDownLatch release = new CountDownLatch(1);
         List<Future<?>> done = new ArrayList<>();
         long heapOpen;
         long rssOpen;
+        int threadsOpen;
+        long reapersOpen;
+        long fdsOpen;
         try (ExecutorService harness = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < open; i++) {
                 done.add(harness.submit(() -> {
@@ -146,12 +177,49 @@ final class InJvmSessions {
             }
             heapOpen = heapAfterGc();
             rssOpen = rssKb(server == Server.CAT_CHILD);
+            threadsOpen = ManagementFactory.getThreadMXBean().getThreadCount();
+            reapersOpen = reaperThreads();
+            fdsOpen = openFds();
             release.countDown();
             for (Future<?> f : done) {
                 f.get();
             }
         }
-        return new double[] {(heapOpen - heapBefore) / 1024.0 / open, (double) (rssOpen - rssBefore) / open};
+        long waiting = server == Server.CAT_CHILD ? reapersOpen : 0;
+        return new Costs((heapOpen - heapBefore) / 1024.0 / open, (double) (rssOpen - rssBefore) / open,
+                (double) (threadsOpen - threadsBefore - (reapersOpen - reapersBefore)) / open,
+                (double) waiting / open, (double) (fdsOpen - fdsBefore) / open);
+    }
+
+    /**
+     * The JDK's reaper threads left now that the sessions have ended (the benchmark's JVM starts
+     * no other processes), and, with {@code await}, how many seconds until none is left (looked
+     * at every second, for two minutes at most).
+     */
+    static Reapers reapers(boolean await) throws InterruptedException {
+        long left = reaperThreads();
+        if (!await) {
+            return new Reapers(left, -1);
+        }
+        long t0 = System.nanoTime();
+        while (reaperThreads() > 0 && System.nanoTime() - t0 < TimeUnit.MINUTES.toNanos(2)) {
+            Thread.sleep(1000);
+        }
+        return new Reapers(left, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0));
+    }
+
+    /** The JDK's threads that wait for child processes ("process reaper"), alive now. */
+    static long reaperThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("process reaper"))
+                .count();
+    }
+
+    /** The file descriptors this JVM has open. */
+    static long openFds() throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
     }
 
     /**
@@ -184,7 +252,9 @@ final class InJvmSessions {
         // Proxy.run closes neither of the host's streams: the harness does, once it returns.
         try (InputStream hostIn = Channels.newInputStream(agentToProxy.source());
              OutputStream hostOut = Channels.newOutputStream(proxyToAgent.sink())) {
-            status = Proxy.run(ProxyConfig.builder(server.spec()).build(), hostIn, hostOut).exitStatus();
+            // The proxy's own messages (warnings only) on stderr, as the CLI has them.
+            status = Proxy.run(ProxyConfig.builder(server.spec()).messages(StderrMessages.at(ProxyMessages.Level.WARN))
+                    .build(), hostIn, hostOut).exitStatus();
         }
         agent.join();
         if (status != 0) {

@@ -8,7 +8,6 @@
 module dev.stretto.proxy {
     requires transitive dev.stretto.trace;
     requires java.net.http;
-    requires org.tinylog.api;
 
     exports dev.stretto.proxy;
 }

@@ -40,6 +40,17 @@ class ExitStatusIT {
     void serverKilledBySignalGives128PlusTheSignal() throws Exception {
         try (Proc p = Proc.proxy(Map.of(), "--", "sh", "-c", "kill -KILL $$")) {
             assertEquals(137, p.waitFor(), p.stderr());
+            assertFalse(p.stderr().contains("the proxy ended the server"), "not the proxy's signal: " + p.stderr());
+        }
+    }
+
+    @Test
+    void aServerTheProxyEndsAfterTheGraceExitsWithTheSignalsStatusAndStderrSaysWhoSentIt() throws Exception {
+        try (Proc p = Proc.proxy(Map.of(), "--shutdown-grace", "0.2", "--", "sleep", "30")) {
+            p.closeStdin();
+            assertEquals(143, p.waitFor(), p.stderr());
+            assertTrue(p.stderr().endsWith("stretto-proxy: the proxy ended the server with SIGTERM; exit status 143\n"),
+                    p.stderr());
         }
     }
 
@@ -50,6 +61,7 @@ class ExitStatusIT {
             assertEquals(125, p.waitFor());
             assertTrue(p.stderr().contains("no-such-mcp-server-xyz"), p.stderr());
             assertTrue(p.stderr().contains("PATH"), "names the PATH searched: " + p.stderr());
+            assertFalse(p.stderr().contains("recording to"), "names a log that never exists: " + p.stderr());
             assertTrue(p.stderr().startsWith("stretto-proxy: "), p.stderr());
             assertEquals("", new String(p.stdoutBytes(), StandardCharsets.UTF_8), "nothing on the protocol channel");
         }

@@ -53,8 +53,9 @@ class LauncherIT {
     /**
      * Issue 7: the launchers appended /usr/local/bin:/usr/bin:/bin to PATH (twice), and the
      * server inherited that. It must get the host's environment as it was, PATH unset too.
-     * The one addition is PWD, the working directory: every POSIX shell, so the launchers'
-     * /bin/sh, sets it on start, and cannot tell whether it was given.
+     * The additions are PWD, the working directory: every POSIX shell, so the launchers'
+     * /bin/sh, sets it on start, and cannot tell whether it was given; and the server's mark,
+     * STRETTO_SERVER_TREE, by which the proxy knows the processes the server leaves behind.
      */
     @Test
     void theServerSeesTheHostsEnvironmentUnchanged() throws Exception {
@@ -69,6 +70,8 @@ class LauncherIT {
                 for (String line : new String(p.stdoutBytes(), StandardCharsets.UTF_8).lines().toList()) {
                     seen.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1));
                 }
+                String mark = seen.remove("STRETTO_SERVER_TREE");
+                assertTrue(mark != null && mark.matches("\\d+\\.[0-9a-z]+\\.1"), "the mark: " + mark);
                 Map<String, String> expected = new TreeMap<>(env);
                 expected.put("PWD", tmp.toString());
                 assertEquals(expected, seen);

@@ -3,8 +3,11 @@ package dev.stretto.cli;
 import dev.stretto.proxy.HostEnvironment;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
+import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.ShutdownTimings;
+import dev.stretto.proxy.StderrMessages;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
 import dev.stretto.proxy.active.ActiveMode;
@@ -24,9 +27,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.tinylog.Logger;
-import org.tinylog.configuration.Configuration;
-import org.tinylog.provider.ProviderRegistry;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * {@code stretto-proxy}: runs one proxy session between the MCP host on this process's
@@ -34,7 +36,8 @@ import org.tinylog.provider.ProviderRegistry;
  * of {@code --upstream URL}.
  *
  * <p>stdout carries only the protocol (and the text of {@code --help}/{@code --version});
- * every message of the proxy goes to stderr as {@code stretto-proxy: ...} through tinylog.
+ * every message of the proxy goes to stderr as {@code stretto-proxy: ...}, through the
+ * library's {@link StderrMessages} at the level of {@code --log-level}.
  * Exit status: the server's (128 + n when signal n ended it; 0 for an HTTP server), 125 when
  * the proxy could not start the session, 2 for a usage error, 128 + n when signal n stopped
  * the proxy itself (see {@link SignalShutdown}).
@@ -55,6 +58,12 @@ public final class ProxyMain {
 
     /** How long after the server's start the proxy makes itself a subreaper at the latest. */
     static final Duration REAPER_DELAY_MAX = Duration.ofSeconds(1);
+
+    /**
+     * How long the end of the command waits for its messages while stderr takes none: a host
+     * that never reads the proxy's stderr must not keep it from exiting.
+     */
+    static final Duration STDERR_STALL = Duration.ofSeconds(1);
 
     static final String USAGE_TEXT = """
             Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND...
@@ -182,10 +191,14 @@ public final class ProxyMain {
               SSL_CERT_FILE       certificates to trust besides the JDK's, for the service
               STRETTO_JAVA_OPTS   extra JVM options (the bin/stretto-proxy launcher)
               STRETTO_AOT=0       no start-up cache (the bin/stretto-proxy launcher)
-            The server inherits the proxy's environment unchanged.
+            The server inherits the proxy's environment unchanged, but for one variable the
+            proxy adds: STRETTO_SERVER_TREE, by which it knows the processes the server
+            leaves behind.
 
             Messages go to stderr, prefixed "stretto-proxy: ". Exit status: the server's
-            (128 + n if signal n ended it; 0 for --upstream once the session has ended),
+            (128 + n if signal n ended it, the proxy's own SIGTERM or SIGKILL after
+            --shutdown-grace included, which stderr then says; 0 for --upstream once the
+            session has ended),
             125 if the proxy could not start the session, a flow it cannot read or serve
             included (no log is left then), 2 for a usage error (a TypeSafe key missing
             where a flow's arbiter would ask included). SIGTERM, SIGINT and SIGHUP end the
@@ -219,19 +232,17 @@ public final class ProxyMain {
         System.setOut(System.err);
         SignalShutdown shutdown = SignalShutdown.install(Thread.currentThread());
         // The proxy is the only program in this process, so it may make it a child subreaper.
-        // Off the start-up path, on a thread of its own. That thread makes the logger first
-        // (tinylog's start-up takes tens of ms) while the main thread sets the session up and
-        // starts the server. The setting only matters once a process of the server's loses its
-        // parent, and the FFM linker it needs takes tens of ms of processor to start (measured:
-        // about 100 ms more to the server's first answer on 2 busy cores when it ran beside the
-        // server's own start-up), so it waits for the server's first answer to reach the host,
-        // or REAPER_DELAY_MAX after the server's start at the latest.
+        // Off the start-up path, on a thread of its own. The setting only matters once a process
+        // of the server's loses its parent, and the FFM linker it needs takes tens of ms of
+        // processor to start (measured: about 100 ms more to the server's first answer on 2 busy
+        // cores when it ran beside the server's own start-up), so it waits for the server's first
+        // answer to reach the host, or REAPER_DELAY_MAX after the server's start at the latest.
         Subreaper subreaper = new Subreaper();
-        Runnable startReaper = () -> {
+        Consumer<ProxyMessages> startReaper = messages -> {
+            shutdown.messages(messages);
             CountDownLatch serverStarted = new CountDownLatch(1);
             subreaper.afterFirstStart(serverStarted::countDown);
-            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> {
-                ProviderRegistry.getLoggingProvider();
+            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> Proxy.runWith(messages, () -> {
                 try {
                     serverStarted.await();
                     hostAnswered.await(REAPER_DELAY_MAX.toMillis(), TimeUnit.MILLISECONDS);
@@ -239,7 +250,7 @@ public final class ProxyMain {
                     return;
                 }
                 keepReaping(subreaper);
-            });
+            }));
         };
         int status;
         try {
@@ -283,23 +294,39 @@ public final class ProxyMain {
      */
     static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out, PrintStream textOut,
                    long parentPid, Subreaper subreaper) {
-        return run(args, env, in, out, textOut, parentPid, subreaper, () -> {
+        return run(args, env, in, out, textOut, parentPid, subreaper, messages -> {
         });
     }
 
-    /** As above, running {@code beforeSession} when the arguments ask for a session. */
+    /**
+     * As above, giving {@code beforeSession} the command's message handler when the arguments
+     * ask for a session. Returns once the messages are on stderr (or it has taken none for
+     * {@link #STDERR_STALL}).
+     */
     static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out,
-                           PrintStream textOut, long parentPid, Subreaper subreaper, Runnable beforeSession) {
+                           PrintStream textOut, long parentPid, Subreaper subreaper,
+                           Consumer<ProxyMessages> beforeSession) {
         ProxyArgs.Parsed parsed = ProxyArgs.parse(Arrays.asList(args));
-        configureLogging(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel() : null, env);
+        ProxyMessages messages = messages(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel() : null, env);
+        AtomicInteger status = new AtomicInteger();
+        // Whatever the library says outside the session (reading a flow, say) goes to the same handler.
+        Proxy.runWith(messages, () -> status.set(command(parsed, messages, env, in, out, textOut, parentPid,
+                subreaper, beforeSession)));
+        StderrMessages.flush(STDERR_STALL);
+        return status.get();
+    }
+
+    private static int command(ProxyArgs.Parsed parsed, ProxyMessages messages, Map<String, String> env,
+                               InputStream in, OutputStream out, PrintStream textOut, long parentPid,
+                               Subreaper subreaper, Consumer<ProxyMessages> beforeSession) {
         // if/instanceof rather than a pattern switch: the switch's bootstrap costs about
         // 100 ms at start-up, and IDEs start the proxy often.
         if (parsed instanceof ProxyArgs.Run(ProxyOptions options)) {
-            beforeSession.run();
-            return session(options, env, HostEnvironment.of(env, parentPid), in, out, subreaper);
+            beforeSession.accept(messages);
+            return session(options, messages, env, HostEnvironment.of(env, parentPid), in, out, subreaper);
         }
         if (parsed instanceof ProxyArgs.Invalid(String message)) {
-            return usageError(message);
+            return usageError(messages, message);
         }
         if (parsed instanceof ProxyArgs.Version) {
             textOut.println("stretto-proxy " + VERSION);
@@ -310,26 +337,27 @@ public final class ProxyMain {
         return 0;
     }
 
-    private static int usageError(String message) {
-        Logger.error(message);
-        Logger.error("try 'stretto-proxy --help'");
+    private static int usageError(ProxyMessages messages, String message) {
+        messages.message(ProxyMessages.Level.ERROR, message);
+        messages.message(ProxyMessages.Level.ERROR, "try 'stretto-proxy --help'");
         return USAGE;
     }
 
-    private static int session(ProxyOptions options, Map<String, String> env, HostEnvironment host, InputStream in,
-                               OutputStream out, Subreaper subreaper) {
+    private static int session(ProxyOptions options, ProxyMessages messages, Map<String, String> env,
+                               HostEnvironment host, InputStream in, OutputStream out, Subreaper subreaper) {
         UpstreamSpec server;
         try {
             server = options.server().spec(env);
         } catch (ServerChoice.UsageError e) {
-            return usageError(e.getMessage());
+            return usageError(messages, e.getMessage());
         }
         ProxyConfig.Builder config = ProxyConfig.builder(server)
                 .record(options.record())
                 .domain(options.domain())
                 .agentModel(options.agentModel())
                 .host(host)
-                .subreaper(subreaper);
+                .subreaper(subreaper)
+                .messages(messages);
         if (options.retainDays() != null) {
             config.retainDays(options.retainDays());
         }
@@ -343,9 +371,9 @@ public final class ProxyMain {
                 flow = FlowSetup.of(a.flow(), a.oracle(), env, host);
             } catch (FlowSetup.Failure e) {
                 if (e.usage()) {
-                    return usageError(e.getMessage());
+                    return usageError(messages, e.getMessage());
                 }
-                Logger.error(e.getMessage());
+                messages.message(ProxyMessages.Level.ERROR, e.getMessage());
                 return PROXY_FAILED;
             }
         }
@@ -359,29 +387,49 @@ public final class ProxyMain {
                     sessionOracle = SessionOracle.open(a.oracle(), settings, host);
                 }
                 if (a.oracle().mode() == Oracle.Mode.JEV && settings.apiKey() == null) {
-                    Logger.warn("no TypeSafe API key is set ({} or {}): the confirmation judge cannot ask System-One and"
-                            + " refuses nothing; set one, or answer from the cache with --oracle replay",
-                            OracleEnvironment.API_KEY, OracleEnvironment.API_KEY_FILE);
+                    messages.message(ProxyMessages.Level.WARN, "no TypeSafe API key is set (" + OracleEnvironment.API_KEY
+                            + " or " + OracleEnvironment.API_KEY_FILE + "): the confirmation judge cannot ask System-One"
+                            + " and refuses nothing; set one, or answer from the cache with --oracle replay");
                 }
             } catch (IllegalArgumentException e) {
                 if (sessionOracle != null) {
                     sessionOracle.close();
                 }
-                return usageError(e.getMessage());
+                return usageError(messages, e.getMessage());
             }
         }
         if (a != null) {
             config.active(activeMode(options, flow, sessionOracle, judge));
         }
         try (Oracle oracle = sessionOracle) {
-            return Proxy.run(config.build(), in, out).exitStatus();
+            SessionResult result = Proxy.run(config.build(), in, out);
+            sayWhoEndedTheServer(messages, result);
+            return result.exitStatus();
         } catch (ProxyStartException e) {
-            Logger.error(e.getMessage());
+            messages.message(ProxyMessages.Level.ERROR, e.getMessage());
             return PROXY_FAILED;
         } catch (InterruptedException e) {
             // A signal stopped the session (SignalShutdown): the log is complete, the server ended.
-            Logger.debug("stopped by a signal");
+            if (messages.enabled(ProxyMessages.Level.DEBUG)) {
+                messages.message(ProxyMessages.Level.DEBUG, "stopped by a signal");
+            }
             return PROXY_FAILED;
+        }
+    }
+
+    /**
+     * The proxy's own part in the exit status, when it ended the server: an exit status of 143
+     * could be the server's, another process's signal, or the proxy's shutdown ladder.
+     */
+    private static void sayWhoEndedTheServer(ProxyMessages messages, SessionResult result) {
+        String what = switch (result.serverEnd()) {
+            case FINISHED -> null;
+            case TERMINATED -> "the proxy ended the server with SIGTERM";
+            case KILLED -> "the proxy ended the server with SIGKILL";
+            case CUT_OFF -> "the proxy stopped waiting for the server before it had finished";
+        };
+        if (what != null) {
+            messages.message(ProxyMessages.Level.INFO, what + "; exit status " + result.exitStatus());
         }
     }
 
@@ -404,11 +452,10 @@ public final class ProxyMain {
     }
 
     /**
-     * Sets tinylog's level from {@code --log-level}, else {@code STRETTO_LOG_LEVEL}, else the
-     * properties file's. Must run before the first message: tinylog fixes its configuration
-     * then (a second call in the same process, as in tests, changes nothing).
+     * The command's messages: stderr at the level of {@code --log-level}, else of {@code
+     * STRETTO_LOG_LEVEL}, else info; nowhere for {@code off}.
      */
-    private static void configureLogging(String optionLevel, Map<String, String> env) {
+    private static ProxyMessages messages(String optionLevel, Map<String, String> env) {
         String level = optionLevel;
         String fromEnv = env.get("STRETTO_LOG_LEVEL");
         boolean badEnv = false;
@@ -419,11 +466,13 @@ public final class ProxyMain {
                 level = null;
             }
         }
-        if (level != null && !Configuration.isFrozen()) {
-            Configuration.set("writer.level", level);
-        }
+        ProxyMessages messages = "off".equals(level) ? ProxyMessages.discard()
+                : StderrMessages.at(level == null ? ProxyMessages.Level.INFO
+                        : ProxyMessages.Level.valueOf(level.toUpperCase(Locale.ROOT)));
         if (badEnv) {
-            Logger.warn("ignoring STRETTO_LOG_LEVEL={}: use trace, debug, info, warn, error or off", fromEnv);
+            messages.message(ProxyMessages.Level.WARN, "ignoring STRETTO_LOG_LEVEL=" + fromEnv
+                    + ": use trace, debug, info, warn, error or off");
         }
+        return messages;
     }
 }

@@ -1,9 +1,10 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.StderrMessages;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.tinylog.Logger;
 
 /**
  * SIGTERM, SIGINT and SIGHUP end the session normally. MCP hosts close the proxy's stdin and
@@ -25,6 +26,7 @@ final class SignalShutdown {
     private final Thread session;
     private final CountDownLatch sessionDone = new CountDownLatch(1);
     private volatile boolean signalled;
+    private volatile ProxyMessages messages = StderrMessages.at(ProxyMessages.Level.INFO);
 
     private SignalShutdown(Thread session) {
         this.session = session;
@@ -35,6 +37,11 @@ final class SignalShutdown {
         SignalShutdown shutdown = new SignalShutdown(session);
         Runtime.getRuntime().addShutdownHook(new Thread(shutdown::onShutdown, "stretto-shutdown"));
         return shutdown;
+    }
+
+    /** Where the hook's own message goes: the command's handler, once the arguments are read. */
+    void messages(ProxyMessages messages) {
+        this.messages = messages;
     }
 
     /** The session has returned (or thrown): the hook has nothing more to wait for. */
@@ -60,8 +67,9 @@ final class SignalShutdown {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Logger.warn("the session did not stop within {} s of the signal; ending the server's processes now",
-                SESSION_WAIT.toSeconds());
+        messages.message(ProxyMessages.Level.WARN, "the session did not stop within " + SESSION_WAIT.toSeconds()
+                + " s of the signal; ending the server's processes now");
         ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+        StderrMessages.flush(ProxyMain.STDERR_STALL);
     }
 }

@@ -54,14 +54,14 @@ class ProxyMainTest {
     }
 
     @Test
-    void onlyASessionStartsTheReaperSoAQuickExitMakesNoLoggerAtShutdown() {
+    void onlyASessionStartsTheReaper() {
         List<String> started = new ArrayList<>();
         for (List<String> args : List.of(List.of("--version"), List.of("--help"), List.of("--bogus"),
                 List.of("--", "true"))) {
             assertTimeoutPreemptively(Duration.ofSeconds(20), () -> ProxyMain.run(args.toArray(String[]::new),
                     Map.of("PATH", "/usr/bin:/bin"), new ByteArrayInputStream(new byte[0]), protocol,
                     new PrintStream(text, true, StandardCharsets.UTF_8), 77, new Subreaper(),
-                    () -> started.add(String.join(" ", args))));
+                    messages -> started.add(String.join(" ", args))));
         }
         assertEquals(List.of("-- true"), started);
     }

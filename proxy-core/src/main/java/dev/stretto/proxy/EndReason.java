@@ -5,21 +5,26 @@ public enum EndReason {
 
     /**
      * The host closed its input (the end of {@code hostIn}) and the server then finished: the
-     * usual end. The exit status is the server's.
+     * usual end. The exit status is the server's. Finished by itself, or ended by the proxy
+     * when it took longer than {@link ShutdownTimings#grace()}: {@link SessionResult#serverEnd()}
+     * says which.
      */
     HOST_CLOSED,
 
     /**
      * The server ended first, while the host's input was still open: a child exited (or was
-     * killed), an in-process server's output ended. The exit status is the server's.
+     * killed), an in-process server's output ended. The exit status is the server's. A child
+     * that closed its output but kept running was ended by the proxy ({@link
+     * SessionResult#serverEnd()}).
      */
     SERVER_EXITED,
 
     /**
      * The thread running the session was interrupted, as the CLI does on SIGTERM, SIGINT and
      * SIGHUP: the session stopped, with its log complete and the server ended. {@link
-     * Proxy#run} throws {@link InterruptedException} then; a {@link SessionListener} still gets
-     * the result, with exit status 130 (what shells report for a command stopped by SIGINT).
+     * Proxy#run} throws a {@link SessionInterruptedException} then, which carries the result;
+     * a {@link SessionListener} gets it too. Its exit status is 130 (what shells report for a
+     * command stopped by SIGINT).
      */
     INTERRUPTED,
 

@@ -44,6 +44,7 @@ public record HeaderSpec(String name, String value) {
      * Checks a header name on its own, before its value is known (the CLI checks
      * {@code --upstream-header} before it reads the environment).
      *
+     * @param name the header's name
      * @throws IllegalArgumentException when the name is not a valid header name, or is one the
      *                                  proxy or the HTTP client sets itself
      */

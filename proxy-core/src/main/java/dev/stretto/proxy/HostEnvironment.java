@@ -4,9 +4,10 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The facts about the proxy's surroundings that a session needs, read by the caller (the CLI
- * reads its environment and process tree; an embedding program may state them as it likes),
- * so that proxy-core itself never reads environment variables.
+ * The facts about the proxy's surroundings that a session needs: read by the caller (the CLI
+ * reads its environment and process tree; an embedding program may state them as it likes,
+ * {@link ProxyConfig.Builder#host}), or, when the configuration gives none, taken from the
+ * JVM's own environment ({@link #current()}).
  *
  * @param path           the {@code PATH} the server command is looked up on (used in the
  *                       message when it is not found), or null when unknown
@@ -23,6 +24,10 @@ public record HostEnvironment(String path, Path home, String strettoSession, lon
     /**
      * The facts as found in an environment map ({@code PATH}, {@code HOME}, falling back to
      * {@code USERPROFILE}, and {@code STRETTO_SESSION}) and a parent process id.
+     *
+     * @param env       environment variables, as {@link System#getenv()} gives them
+     * @param parentPid the MCP host's process id, or -1 when unknown
+     * @return the facts
      */
     public static HostEnvironment of(Map<String, String> env, long parentPid) {
         String home = nonBlank(env.get("HOME"));
@@ -34,8 +39,21 @@ public record HostEnvironment(String path, Path home, String strettoSession, lon
     }
 
     /**
+     * The JVM's own surroundings, what a session takes when its configuration gives none: this
+     * process's environment variables ({@link System#getenv()}), read now, and no parent (the
+     * program that embeds the proxy is itself the host, and no other process is known as it).
+     *
+     * @return the facts of this JVM
+     */
+    public static HostEnvironment current() {
+        return of(System.getenv(), -1);
+    }
+
+    /**
      * The session of the host this proxy serves, as the log header records it:
      * {@code STRETTO_SESSION} when set, else {@code host-<parent pid>}, else null.
+     *
+     * @return the host session, or null
      */
     public String hostSession() {
         if (strettoSession != null) {
@@ -50,8 +68,10 @@ public record HostEnvironment(String path, Path home, String strettoSession, lon
      * full. Hosts start the proxy without a shell, in a directory nobody chose, so nothing else
      * expands it.
      *
+     * @param path the path as the host gave it
      * @param what what the path is, for messages ({@code "record directory"})
      * @param kind {@code "directory"} or {@code "file"}, for messages
+     * @return the path in full
      * @throws IllegalArgumentException for {@code ~user}, or a {@code ~} with no home known,
      *                                  saying so
      */

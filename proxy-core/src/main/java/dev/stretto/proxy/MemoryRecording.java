@@ -58,17 +58,17 @@ public final class MemoryRecording implements RecordingSink {
         closed = false;
     }
 
-    /** The session's header, or null before the session starts. */
+    /** {@return the session's header, or null before the session starts} */
     public synchronized LogHeader header() {
         return header;
     }
 
-    /** The entries so far, in log order. */
+    /** {@return the entries so far, in log order} */
     public synchronized List<LogEntry> entries() {
         return List.copyOf(entries);
     }
 
-    /** Whether the session has ended (and so {@link #entries()} is complete). */
+    /** {@return whether the session has ended (and so {@link #entries()} is complete)} */
     public synchronized boolean closed() {
         return closed;
     }
@@ -77,6 +77,7 @@ public final class MemoryRecording implements RecordingSink {
      * The session as trace-reader's model of a log file, to turn into an {@code Episode} or
      * write out ({@link SessionLog#toJsonLines()} gives the file's bytes).
      *
+     * @return the header and the entries so far
      * @throws IllegalStateException before the session has started
      */
     public synchronized SessionLog sessionLog() {

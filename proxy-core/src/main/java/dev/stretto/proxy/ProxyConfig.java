@@ -21,44 +21,59 @@ import java.util.Objects;
  *                   {@code replay}), when the session starts ({@code --retain-days}), or null to
  *                   keep them all
  * @param host       PATH, home, host session and parent process, as the caller found them
+ *                   ({@link HostEnvironment#current()}, the JVM's own, unless the builder was
+ *                   given others)
  * @param shutdown   the shutdown ladder's timings for a child server
  * @param clock      the wall clock for the session id and {@code started_unix_ms}
- * @param subreaper  how processes a child server leaves behind are found: through this JVM
- *                   being a child subreaper, when the program made it one (the CLI does), else
- *                   an inactive one (see {@link Subreaper})
- * @param active     active mode (guards, the commit tool, the conversation file, a served
- *                   flow, the confirmation judge), or null for passive mode, which only forwards
- *                   and records; a program sets it with {@link Builder#active(ActiveSettings)}
+ * @param subreaper  the JVM's {@link Subreaper}, through which the processes a child server
+ *                   leaves behind are found once the program has enabled it (the CLI does), or
+ *                   null (the default) for none: they are then found only while the server runs
+ * @param active     active mode (guards, the commit tool, the conversation file; with the
+ *                   project's own commands' settings also a served flow and the confirmation
+ *                   judge), or null for passive mode, which only forwards and records
  * @param sinks      where the session is recorded besides {@code recordDir}: a program's own
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
+ * @param messages   where the proxy's own messages about the session go (see {@link
+ *                   ProxyMessages}); stderr at {@link ProxyMessages.Level#INFO} by default
  */
 public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
-                          InstantSource clock, Subreaper subreaper, ActiveMode active,
-                          List<RecordingSink> sinks, SessionListener listener) {
+                          InstantSource clock, Subreaper subreaper, ActiveSettings active,
+                          List<RecordingSink> sinks, SessionListener listener, ProxyMessages messages) {
 
     /**
+     * Checks the configuration; {@link #builder(UpstreamSpec)} is the usual way to make one.
+     *
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given with neither
-     *                                  a {@code recordDir} nor an oracle with a cache
+     *                                  a {@code recordDir} nor an oracle with a cache; or when
+     *                                  {@code active} switches nothing on or names a domain
+     *                                  without guards
      */
     public ProxyConfig {
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(shutdown, "shutdown");
         Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(subreaper, "subreaper");
+        Objects.requireNonNull(messages, "messages");
         sinks = List.copyOf(sinks);
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
         }
+        // Settings a program implemented itself are checked as the builder checks its own.
+        ActiveMode mode = active == null ? null : ActiveMode.of(active);
         if (retainDays != null && recordDir == null
-                && (active == null || active.oracle() == null || active.oracle().cacheInUse().isEmpty())) {
+                && (mode == null || mode.oracle() == null || mode.oracle().cacheInUse().isEmpty())) {
             throw new IllegalArgumentException("retainDays needs a record directory or an oracle cache");
         }
     }
 
-    /** A builder for a session with {@code upstream}; everything else starts unset or default. */
+    /**
+     * A builder for a session with {@code upstream}; everything else starts unset or default.
+     *
+     * @param upstream the server to proxy
+     * @return the builder
+     */
     public static Builder builder(UpstreamSpec upstream) {
         return new Builder(upstream);
     }
@@ -70,31 +85,48 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         private String domain;
         private String agentModel;
         private Integer retainDays;
-        private HostEnvironment host = HostEnvironment.UNKNOWN;
+        private HostEnvironment host;
         private ShutdownTimings shutdown = ShutdownTimings.DEFAULT;
         private InstantSource clock = InstantSource.system();
         private Subreaper subreaper;
-        private ActiveMode active;
+        private ActiveSettings active;
         private final List<RecordingSink> sinks = new ArrayList<>();
         private SessionListener listener;
+        private ProxyMessages messages;
 
         private Builder(UpstreamSpec upstream) {
             this.upstream = Objects.requireNonNull(upstream, "upstream");
         }
 
-        /** Records the session to a new log in {@code dir} (created if missing). */
+        /**
+         * Records the session to a new log in {@code dir} ({@code --record}).
+         *
+         * @param dir the record directory, created if missing (a leading {@code ~} is the home
+         *            directory of {@link #host}); null records nothing to a file
+         * @return this builder
+         */
         public Builder record(Path dir) {
             this.recordDir = dir;
             return this;
         }
 
-        /** The header's {@code domain}. */
+        /**
+         * The log header's {@code domain} ({@code --domain}).
+         *
+         * @param domain the domain, or null for none
+         * @return this builder
+         */
         public Builder domain(String domain) {
             this.domain = domain;
             return this;
         }
 
-        /** The header's {@code agent_model}. */
+        /**
+         * The log header's {@code agent_model} ({@code --agent-model}).
+         *
+         * @param agentModel the agent's model, or null for none
+         * @return this builder
+         */
         public Builder agentModel(String agentModel) {
             this.agentModel = agentModel;
             return this;
@@ -102,26 +134,46 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
 
         /**
          * Deletes the proxy's files older than {@code days} days from the record directory, and
-         * the oracle cache's answers as old, at start.
+         * the oracle cache's answers as old, at start ({@code --retain-days}).
+         *
+         * @param days how many days files are kept, 0 or more
+         * @return this builder
          */
         public Builder retainDays(int days) {
             this.retainDays = days;
             return this;
         }
 
-        /** The caller's PATH, home, host session and parent process. */
+        /**
+         * The caller's PATH, home, host session and parent process; by default the JVM's own
+         * ({@link HostEnvironment#current()}, read when the configuration is built).
+         *
+         * @param host the facts, or null for the JVM's own
+         * @return this builder
+         */
         public Builder host(HostEnvironment host) {
             this.host = host;
             return this;
         }
 
-        /** The shutdown ladder's timings. */
+        /**
+         * The shutdown ladder's timings; by default {@link ShutdownTimings#DEFAULT}.
+         *
+         * @param shutdown the timings
+         * @return this builder
+         */
         public Builder shutdown(ShutdownTimings shutdown) {
             this.shutdown = shutdown;
             return this;
         }
 
-        /** The wall clock (tests pass a fixed one). */
+        /**
+         * The wall clock for the session id and the header's start time; by default the
+         * system's (tests pass a fixed one).
+         *
+         * @param clock the clock
+         * @return this builder
+         */
         public Builder clock(InstantSource clock) {
             this.clock = clock;
             return this;
@@ -130,7 +182,10 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         /**
          * The JVM's {@link Subreaper}, once the program has enabled it: processes a child server
          * leaves behind are then found and ended with its tree. Without it (the default) they
-         * are found only while the server runs.
+         * are found only while the server runs, and the server's environment is left as it is.
+         *
+         * @param subreaper the program's one subreaper, or null for none
+         * @return this builder
          */
         public Builder subreaper(Subreaper subreaper) {
             this.subreaper = subreaper;
@@ -138,23 +193,14 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         }
 
         /**
-         * Active mode: guards, the commit tool, the conversation file (see {@link ActiveSettings});
-         * null (the default) for passive mode. Replaces active mode given before.
+         * Active mode: guards, the commit tool, the conversation file (see {@link ActiveSettings}).
+         * Replaces active mode given before.
+         *
+         * @param settings the settings, or null (the default) for passive mode
+         * @return this builder
          */
         public Builder active(ActiveSettings settings) {
-            this.active = settings == null ? null : settings.mode();
-            return this;
-        }
-
-        /**
-         * Active mode in the internal form the project's own commands build, with what {@link
-         * ActiveSettings} does not offer: a served flow, the oracle, the confirmation judge.
-         * {@code ActiveMode} is not exported by the module, so only a program on the class path
-         * can call this; one on the module path uses {@link #active(ActiveSettings)}. Null for
-         * passive mode.
-         */
-        public Builder active(ActiveMode active) {
-            this.active = active;
+            this.active = settings;
             return this;
         }
 
@@ -162,22 +208,52 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
          * Records the session to {@code sink} too (as well as to a {@link #record} directory,
          * and to other sinks given before); a {@link MemoryRecording}, say. The sink is for
          * this session only.
+         *
+         * @param sink where the session is recorded
+         * @return this builder
          */
         public Builder recordTo(RecordingSink sink) {
             this.sinks.add(Objects.requireNonNull(sink, "sink"));
             return this;
         }
 
-        /** Has {@code listener} watch the session as it runs (replaces one given before). */
+        /**
+         * Has {@code listener} watch the session as it runs (replaces one given before).
+         *
+         * @param listener the listener, or null for none
+         * @return this builder
+         */
         public Builder listener(SessionListener listener) {
             this.listener = listener;
             return this;
         }
 
-        /** The configuration. */
+        /**
+         * Where the proxy's own messages about the session go, instead of stderr at {@link
+         * ProxyMessages.Level#INFO} (replaces a handler given before; null for that default).
+         *
+         * @param messages the session's handler, or null
+         * @return this builder
+         */
+        public Builder messages(ProxyMessages messages) {
+            this.messages = messages;
+            return this;
+        }
+
+        /**
+         * The configuration.
+         *
+         * @return the configuration, with the JVM's {@link HostEnvironment} unless one was given
+         * @throws IllegalArgumentException when the configuration is not one a session can run:
+         *                                  {@code retainDays} without a record directory or an
+         *                                  oracle cache, or active settings that switch nothing
+         *                                  on or name a domain without guards
+         */
         public ProxyConfig build() {
-            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
-                    subreaper != null ? subreaper : new Subreaper(), active, sinks, listener);
+            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays,
+                    host != null ? host : HostEnvironment.current(), shutdown, clock,
+                    subreaper, active, sinks, listener,
+                    messages != null ? messages : StderrMessages.at(ProxyMessages.Level.INFO));
         }
     }
 }

@@ -15,6 +15,7 @@ import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.session.Session;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.upstream.ChildProcessUpstream;
+import dev.stretto.proxy.upstream.ChildReaper;
 import dev.stretto.proxy.upstream.StreamUpstream;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.LogHeader;
@@ -26,7 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * One run of {@link Proxy#run}, once {@link PreviewCheck} has passed: prepares the recording
@@ -43,15 +44,17 @@ final class ProxySession {
 
     /** See {@link Proxy#run}. */
     static SessionResult run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
-            throws ProxyStartException, InterruptedException {
+            throws ProxyStartException, SessionInterruptedException {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         long pid = ProcessHandle.current().pid();
         // With a log file, its name keeps the id unique (and plain, as the reference has it).
         String sessionId = config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
         // Active mode: --context names a file in the host's world, as --record does.
-        ActiveMode activeMode = config.active() == null || config.active().context() == null ? config.active()
-                : config.active().withContext(hostPath(config.host(), config.active().context(), "context file", "file"));
+        ActiveMode activeMode = config.active() == null ? null : ActiveMode.of(config.active());
+        if (activeMode != null && activeMode.context() != null) {
+            activeMode = activeMode.withContext(hostPath(config.host(), activeMode.context(), "context file", "file"));
+        }
         // Flows: --flow-log names a file in the host's world too, and so does --confirm-log.
         if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() != null) {
             activeMode = activeMode.withFlow(activeMode.flow().withLog(hostPath(config.host(), activeMode.flow().log(),
@@ -80,7 +83,6 @@ final class ProxySession {
                 fileSink.open(header(config, sessionId, started));
                 sinks.add(fileSink);
                 logPath = logFile.path();
-                Logger.info("recording to {}", logPath);
             } catch (LogFileSink.HeaderNotWritten e) {
                 // A log without its header is no log: the session goes on unrecorded.
                 Logger.error("cannot write the session log in {} ({}); this session is not recorded, forwarding"
@@ -125,18 +127,27 @@ final class ProxySession {
                     config.shutdown().hostStall(), active);
             SessionResult result;
             try {
-                Session.Outcome outcome = session.run();
-                result = result(outcome.status(), outcome.reason(), outcome.failure(), sessionId, logPath, session,
-                        started, startNanos);
+                // Said once the server has started: a session that cannot start leaves no log to name.
+                Path recording = logPath;
+                Session.Outcome outcome = session.run(() -> {
+                    if (recording != null) {
+                        Logger.info("recording to {}", recording);
+                    }
+                });
+                result = result(outcome.status(), outcome.reason(), outcome.serverEnd(), outcome.failure(), sessionId,
+                        logPath, session, started, startNanos);
             } catch (IOException e) {
                 sinks.forEach(ProxySession::discard);
                 String message = e instanceof dev.stretto.proxy.upstream.UpstreamStartException
                         ? e.getMessage() : "cannot start the server: " + Retention.describe(e);
                 throw new ProxyStartException(message, e);
             } catch (InterruptedException e) {
-                tellEnded(config.listener(), result(INTERRUPTED_STATUS, EndReason.INTERRUPTED, null, sessionId, logPath,
-                        session, started, startNanos));
-                throw e;
+                SessionResult stopped = result(INTERRUPTED_STATUS, EndReason.INTERRUPTED, session.serverEnd(), null,
+                        sessionId, logPath, session, started, startNanos);
+                tellEnded(config.listener(), stopped);
+                SessionInterruptedException thrown = new SessionInterruptedException(stopped);
+                thrown.initCause(e);
+                throw thrown;
             }
             tellEnded(config.listener(), result);
             return result;
@@ -175,11 +186,12 @@ final class ProxySession {
         }
     }
 
-    private static SessionResult result(int status, EndReason reason, Throwable failure, String sessionId, Path logPath,
-                                        Session session, Instant started, long startNanos) {
+    private static SessionResult result(int status, EndReason reason, ServerEnd serverEnd, Throwable failure,
+                                        String sessionId, Path logPath, Session session, Instant started,
+                                        long startNanos) {
         long now = System.nanoTime();
         long firstServerLine = session.firstServerLineNanos();
-        return new SessionResult(status, reason, failure, sessionId, logPath, session.lineCounts(), started,
+        return new SessionResult(status, reason, serverEnd, failure, sessionId, logPath, session.lineCounts(), started,
                 Duration.ofNanos(now - startNanos),
                 firstServerLine == Long.MIN_VALUE ? null : Duration.ofNanos(firstServerLine - startNanos));
     }
@@ -204,7 +216,8 @@ final class ProxySession {
     static Upstream upstreamFor(ProxyConfig config) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
-            return new ChildProcessUpstream(c, config.host().path(), config.shutdown(), config.subreaper().reaper());
+            return new ChildProcessUpstream(c, config.host().path(), config.shutdown(),
+                    config.subreaper() == null ? ChildReaper.none() : config.subreaper().reaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {
             return new HttpUpstream(h.endpoint(), h.headers());

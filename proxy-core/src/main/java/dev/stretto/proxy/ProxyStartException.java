@@ -7,7 +7,12 @@ package dev.stretto.proxy;
  */
 public final class ProxyStartException extends Exception {
 
-    /** A failure described by {@code message}, caused by {@code cause} (may be null). */
+    /**
+     * A failure described by {@code message}.
+     *
+     * @param message what failed, for the user, without secrets
+     * @param cause   what caused it, or null
+     */
     public ProxyStartException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -20,7 +20,7 @@ import java.io.IOException;
  * <p>Threads. {@link #open} (and {@link #discard}) run on the thread that runs {@link
  * Proxy#run}, before the server starts. {@link #entry}, {@link #flush} and {@link #close} run
  * on the session's log writer, one thread, one call at a time, off the forwarding path: a slow
- * sink makes the proxy wait only once a thousand lines (or 64 MB) are queued for it, and
+ * sink makes the proxy wait only once 1,024 lines (or 64 MB) are queued for it, and
  * nothing is ever dropped for it. A sink that throws from {@link #entry} or {@link #flush} is
  * reported once on stderr ({@code toString()} names it there) and gets nothing more but its
  * {@link #close}; forwarding goes on, as do the other sinks.
@@ -31,27 +31,42 @@ public interface RecordingSink {
      * The session starts: its header (the log file's first line). Called once, before
      * anything else.
      *
+     * @param header the session's header
      * @throws IOException when the sink cannot take the session; the session then does not
      *                     start ({@link Proxy#run} throws {@link ProxyStartException})
      */
     void open(LogHeader header) throws IOException;
 
-    /** One line of the session, in log order. */
+    /**
+     * One line of the session, in log order.
+     *
+     * @param entry the line's entry, as the log file has it
+     * @throws IOException when the sink cannot take it: it is reported, and the sink gets
+     *                     nothing more but its {@link #close}
+     */
     void entry(LogEntry entry) throws IOException;
 
     /**
      * No entry waits at the moment: a sink that buffers writes out what it holds, so that a
      * crash loses as little as possible. By default nothing.
+     *
+     * @throws IOException when that fails: as for {@link #entry}
      */
     default void flush() throws IOException {
     }
 
-    /** The session has ended: no more entries. Called once, after the last {@link #entry}. */
+    /**
+     * The session has ended: no more entries. Called once, after the last {@link #entry}.
+     *
+     * @throws IOException when the sink cannot finish the recording: it is reported
+     */
     void close() throws IOException;
 
     /**
      * The session did not start after all (its server could not be started): nothing of it is
      * to be kept. Called instead of {@link #close}. By default {@link #close}.
+     *
+     * @throws IOException when that fails; the session's start failure is thrown all the same
      */
     default void discard() throws IOException {
         close();

@@ -11,12 +11,12 @@ import java.util.Objects;
  */
 public sealed interface ServerStderr {
 
-    /** The proxy's own stderr: the server's messages mix with the proxy's (and the program's). */
+    /** {@return the proxy's own stderr: the server's messages mix with the proxy's (and the program's)} */
     static ServerStderr inherit() {
         return new Inherit();
     }
 
-    /** Nowhere: the server's stderr is read and thrown away by the OS. */
+    /** {@return nowhere: the server's stderr is thrown away by the OS} */
     static ServerStderr discard() {
         return new Discard();
     }
@@ -25,6 +25,9 @@ public sealed interface ServerStderr {
      * Appended to {@code file}, which is created if missing (the sessions of a harness may
      * share one file; their lines may then interleave). A file that cannot be opened stops the
      * session before the server starts.
+     *
+     * @param file the file
+     * @return the choice
      */
     static ServerStderr appendTo(Path file) {
         return new AppendTo(file);
@@ -37,6 +40,9 @@ public sealed interface ServerStderr {
      * stderr is in {@code out} when the session ends, unless a process it left behind still
      * holds the pipe. If a write fails, that is reported once and the rest is thrown away: the
      * server never blocks on a full stderr. The stream is not closed.
+     *
+     * @param out the caller's stream
+     * @return the choice
      */
     static ServerStderr to(OutputStream out) {
         return new ToStream(out);
@@ -50,15 +56,33 @@ public sealed interface ServerStderr {
     record Discard() implements ServerStderr {
     }
 
-    /** See {@link #appendTo(Path)}. @param file the file appended to */
+    /**
+     * See {@link #appendTo(Path)}.
+     *
+     * @param file the file appended to
+     */
     record AppendTo(Path file) implements ServerStderr {
+        /**
+         * Checks the file is given.
+         *
+         * @throws NullPointerException when {@code file} is null
+         */
         public AppendTo {
             Objects.requireNonNull(file, "file");
         }
     }
 
-    /** See {@link #to(OutputStream)}. @param out the caller's stream */
+    /**
+     * See {@link #to(OutputStream)}.
+     *
+     * @param out the caller's stream
+     */
     record ToStream(OutputStream out) implements ServerStderr {
+        /**
+         * Checks the stream is given.
+         *
+         * @throws NullPointerException when {@code out} is null
+         */
         public ToStream {
             Objects.requireNonNull(out, "out");
         }

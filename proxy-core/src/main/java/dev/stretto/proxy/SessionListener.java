@@ -9,7 +9,7 @@ import dev.stretto.trace.log.Source;
  * <p>Lines come in the session log's order, with the log's {@code t_ms}, whether or not the
  * session is recorded, and are called off the forwarding path: on the session's log writer
  * thread, one at a time, after the line was read and handed on. A listener that is slow makes
- * the proxy wait once a thousand lines (or 64 MB) are queued for it; no line is ever dropped
+ * the proxy wait once 1,024 lines (or 64 MB) are queued for it; no line is ever dropped
  * or reordered for it. A listener that throws from {@link #line} is reported once on stderr
  * and gets no more lines (the session goes on, and {@link #ended} is still called).
  */
@@ -33,9 +33,11 @@ public interface SessionListener {
     /**
      * The session has ended: its log is complete and its server is gone. Called once, on the
      * thread that ran {@link Proxy#run}, after the last {@link #line} and just before {@code
-     * run} returns the same result (or throws {@link InterruptedException}, for a result of
-     * {@link EndReason#INTERRUPTED}). Not called when the session did not start. An exception
-     * thrown here is reported on stderr and otherwise ignored.
+     * run} returns the same result (or, for a result of {@link EndReason#INTERRUPTED}, throws a
+     * {@link SessionInterruptedException} carrying it). Not called when the session did not
+     * start. An exception thrown here is reported on stderr and otherwise ignored.
+     *
+     * @param result how the session went
      */
     default void ended(SessionResult result) {
     }

@@ -11,9 +11,13 @@ import java.util.Objects;
  * to {@link SessionListener#ended}.
  *
  * @param exitStatus            the status the CLI exits with: the server's own ({@code 128 + n}
- *                              when signal {@code n} ended a child; 0 for an HTTP or in-process
- *                              server), 125 when the proxy failed, 130 when interrupted
+ *                              when signal {@code n} ended a child, the proxy's SIGTERM or
+ *                              SIGKILL included, which {@code serverEnd} tells; 0 for an HTTP
+ *                              or in-process server), 125 when the proxy failed, 130 when
+ *                              interrupted
  * @param endReason             why the session ended
+ * @param serverEnd             how the server ended: by itself, or ended by the proxy (then
+ *                              what it would still have written reached nobody)
  * @param failure               what failed, for {@link EndReason#FAILED}; otherwise null
  * @param sessionId             the session's id, which also names its log:
  *                              {@code <UTC start time>-<pid>}, with {@code -<n>} when another
@@ -28,12 +32,18 @@ import java.util.Objects;
  * @param timeToFirstServerLine how long after the start the server's first line was read, or
  *                              null when the server wrote none
  */
-public record SessionResult(int exitStatus, EndReason endReason, Throwable failure, String sessionId, Path logPath,
-                            LineCounts lines, Instant started, Duration duration, Duration timeToFirstServerLine) {
+public record SessionResult(int exitStatus, EndReason endReason, ServerEnd serverEnd, Throwable failure,
+                            String sessionId, Path logPath, LineCounts lines, Instant started, Duration duration,
+                            Duration timeToFirstServerLine) {
 
-    /** @throws NullPointerException when a component other than those that may be null is */
+    /**
+     * Checks that every component that must be there is.
+     *
+     * @throws NullPointerException when a component other than those that may be null is
+     */
     public SessionResult {
         Objects.requireNonNull(endReason, "endReason");
+        Objects.requireNonNull(serverEnd, "serverEnd");
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(lines, "lines");
         Objects.requireNonNull(started, "started");
@@ -53,7 +63,12 @@ public record SessionResult(int exitStatus, EndReason endReason, Throwable failu
      */
     public record LineCounts(long fromClient, long fromServer, long fromProxy, long fromContext) {
 
-        /** The count of lines written by {@code from}. */
+        /**
+         * The count of lines written by {@code from}.
+         *
+         * @param from who wrote them
+         * @return how many lines
+         */
         public long of(Source from) {
             return switch (from) {
                 case CLIENT -> fromClient;

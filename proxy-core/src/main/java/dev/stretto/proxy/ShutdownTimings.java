@@ -23,7 +23,11 @@ public record ShutdownTimings(Duration grace, Duration termGrace, Duration hostS
     /** Two seconds each for the ladder, as common MCP clients wait; five for the host. */
     public static final ShutdownTimings DEFAULT = new ShutdownTimings(Duration.ofSeconds(2), Duration.ofSeconds(2));
 
-    /** @throws IllegalArgumentException when a timing is negative */
+    /**
+     * Checks the timings.
+     *
+     * @throws IllegalArgumentException when a timing is negative
+     */
     public ShutdownTimings {
         Objects.requireNonNull(grace, "grace");
         Objects.requireNonNull(termGrace, "termGrace");
@@ -33,7 +37,12 @@ public record ShutdownTimings(Duration grace, Duration termGrace, Duration hostS
         }
     }
 
-    /** The ladder's timings, with the default wait for the host. */
+    /**
+     * The ladder's timings, with the default wait for the host (five seconds).
+     *
+     * @param grace     how long the server may take to exit by itself
+     * @param termGrace how long it may take to exit after SIGTERM
+     */
     public ShutdownTimings(Duration grace, Duration termGrace) {
         this(grace, termGrace, DEFAULT_HOST_STALL);
     }

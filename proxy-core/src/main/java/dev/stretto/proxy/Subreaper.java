@@ -11,15 +11,26 @@ import dev.stretto.proxy.upstream.ChildReaper;
  * <p>This is a setting of the whole process, so proxy-core never enables it by itself: the
  * {@code stretto-proxy} command does, and a program that embeds the proxy may opt in by
  * creating one instance, calling {@link #enable()} and passing it to every session's
- * configuration ({@link ProxyConfig.Builder#subreaper}). While it is active, every child of
- * the JVM that was not started through it counts as a process some server left behind: opt in
- * only in a program whose child processes are all started by proxy sessions. The JVM needs
- * {@code --enable-native-access=ALL-UNNAMED} (or the module's name) for it.
+ * configuration ({@link ProxyConfig.Builder#subreaper}). The JVM needs {@code
+ * --enable-native-access=ALL-UNNAMED} (or the module's name) for it.
+ *
+ * <p>A session ends only what descends from its own server. Each server a session with a
+ * subreaper starts gets a mark of its own in its environment, {@code
+ * STRETTO_SERVER_TREE=<mark>} (added to the marks already there, separated by {@code :}, when
+ * the JVM itself is some proxy's server), which every process it starts inherits; a process
+ * re-parented to the JVM is that session's only while its environment holds that mark. So the
+ * program's own child processes, and those of other sessions, are never signalled; a process
+ * of the server's that clears its environment before it detaches is not found (it outlives
+ * the session, as without a subreaper). The server's descendants seen while it runs are
+ * ended with it, marked or not.
  *
  * <p>Orphans re-parented to the JVM stay zombies after they exit until someone waits for
- * them; the JDK only waits for the processes it started. So the orphans found (when a session
- * ends a tree, or at {@link #reapOrphans()}) are reaped, each by its own pid, once it has
- * exited, and never a process the JDK started: the server's exit status stays the JDK's.
+ * them; the JDK waits only for the processes it started (and collects their exit status at
+ * once). So a session's orphans are reaped, each by its own pid, once they have exited (when
+ * the session ends its tree, which is gone when it returns, or at {@link #reapOrphans()}), and
+ * so is any other child of the JVM that has been a zombie for a second (an orphan of one of
+ * the program's own processes, which nobody else will collect). A process the JDK started is
+ * never reaped here: {@code Process.waitFor()} of the program's own children keeps its status.
  *
  * <p>Where the setting is not available (not Linux, or prctl fails) {@link #enable()} says so
  * at debug level and everything goes on as without it. Thread-safe.
@@ -48,22 +59,25 @@ public final class Subreaper {
      * program that starts a session at once may wait for it before calling {@link #enable()}:
      * the FFM linker's start-up then no longer holds up the server's start. {@code task}
      * should be quick (start a thread, count a latch down).
+     *
+     * @param task what to run
      */
     public void afterFirstStart(Runnable task) {
         reaper.afterFirstStart(task);
     }
 
-    /** Whether this JVM is a child subreaper, through this instance. */
+    /** {@return whether this JVM is a child subreaper, through this instance} */
     public boolean active() {
         return reaper.active();
     }
 
     /**
-     * Reaps the processes re-parented to this JVM that have exited, and watches the others so
-     * that each is reaped as it exits. Sessions do this whenever they end a server's tree; a
-     * program whose servers keep detaching short-lived processes calls it now and then as
-     * well (the CLI does, every few seconds), or their zombies wait for the session's end.
-     * Does nothing unless active.
+     * Reaps the processes of the sessions' servers re-parented to this JVM that have exited,
+     * and watches the others so that each is reaped as it exits; reaps any other child of the
+     * JVM that has been a zombie for a second. Sessions do this whenever they end a server's
+     * tree; a program whose servers keep detaching short-lived processes calls it now and then
+     * as well (the CLI does, every few seconds), or their zombies wait for the session's end.
+     * Ends nothing. Does nothing unless active.
      */
     public void reapOrphans() {
         reaper.reapOrphans();

@@ -29,18 +29,24 @@ public sealed interface UpstreamSpec {
      * What the session log's header records as {@code server_command}: the command with
      * credential-looking values replaced by {@code <redacted>}, or for a URL a one-element
      * list holding it without credentials. Never contains a secret the proxy can recognise.
+     *
+     * @return the command as the log records it
      */
     List<String> loggedCommand();
 
     /**
      * Secret values the proxy itself sends to this server (header values, URL credentials),
      * which the session log must not hold even when the server echoes them back.
+     *
+     * @return the values, none when the proxy sends none
      */
     List<String> secretValues();
 
     /**
      * A server started as a child process on stdio: its stdin and stdout are the session's.
-     * Unless set otherwise, it inherits the proxy's environment, working directory and stderr.
+     * Unless set otherwise, it inherits the proxy's environment, working directory and stderr;
+     * a session with a {@link Subreaper} adds the server's mark to its environment ({@code
+     * STRETTO_SERVER_TREE}).
      *
      * <pre>{@code
      * UpstreamSpec.Command.of("npx", "-y", "some-mcp-server")
@@ -67,6 +73,8 @@ public sealed interface UpstreamSpec {
             implements UpstreamSpec {
 
         /**
+         * Checks the command.
+         *
          * @throws IllegalArgumentException when {@code argv} is empty or its program name blank,
          *                                  or a variable's name is empty or holds {@code =} or
          *                                  NUL, or its value holds NUL (the message shows names only)
@@ -95,27 +103,51 @@ public sealed interface UpstreamSpec {
             Objects.requireNonNull(stderr, "stderr");
         }
 
-        /** A command that inherits the proxy's environment, working directory and stderr. */
+        /**
+         * A command that inherits the proxy's environment, working directory and stderr.
+         *
+         * @param argv the program and its arguments
+         */
         public Command(List<String> argv) {
             this(argv, Map.of(), null, ServerStderr.inherit());
         }
 
-        /** A command from its words, inheriting the proxy's environment, working directory and stderr. */
+        /**
+         * A command from its words, inheriting the proxy's environment, working directory and stderr.
+         *
+         * @param argv the program and its arguments
+         * @return the command
+         */
         public static Command of(String... argv) {
             return new Command(List.of(argv));
         }
 
-        /** This command with {@code environment} added to what the child inherits (replacing variables given before). */
+        /**
+         * This command with {@code environment} added to what the child inherits.
+         *
+         * @param environment the variables, replacing those given before
+         * @return the command
+         */
         public Command withEnvironment(Map<String, String> environment) {
             return new Command(argv, environment, directory, stderr);
         }
 
-        /** This command run in {@code directory} (null: the proxy's working directory). */
+        /**
+         * This command run in {@code directory}.
+         *
+         * @param directory the working directory, or null for the proxy's own
+         * @return the command
+         */
         public Command withDirectory(Path directory) {
             return new Command(argv, environment, directory, stderr);
         }
 
-        /** This command with its stderr going to {@code stderr}. */
+        /**
+         * This command with its stderr going to {@code stderr}.
+         *
+         * @param stderr where the child's stderr goes
+         * @return the command
+         */
         public Command withStderr(ServerStderr stderr) {
             return new Command(argv, environment, directory, stderr);
         }
@@ -175,7 +207,11 @@ public sealed interface UpstreamSpec {
      */
     record Streams(String name, InputStream fromServer, OutputStream toServer) implements UpstreamSpec {
 
-        /** @throws IllegalArgumentException when the name is blank */
+        /**
+         * Checks the spec.
+         *
+         * @throws IllegalArgumentException when the name is blank
+         */
         public Streams {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(fromServer, "fromServer");
@@ -185,7 +221,14 @@ public sealed interface UpstreamSpec {
             }
         }
 
-        /** A server named {@code name} behind these streams. */
+        /**
+         * A server named {@code name} behind these streams.
+         *
+         * @param name       names the server in the log header and in messages
+         * @param fromServer the server's output, which the proxy reads
+         * @param toServer   the server's input, which the proxy writes
+         * @return the spec
+         */
         public static Streams of(String name, InputStream fromServer, OutputStream toServer) {
             return new Streams(name, fromServer, toServer);
         }
@@ -218,6 +261,8 @@ public sealed interface UpstreamSpec {
     record Http(URI endpoint, List<HeaderSpec> headers) implements UpstreamSpec {
 
         /**
+         * Checks the spec.
+         *
          * @throws IllegalArgumentException when the endpoint is not an http(s) URL with a host,
          *                                  or a header name is given twice; the message shows
          *                                  neither header values nor the URL's credentials
@@ -233,7 +278,12 @@ public sealed interface UpstreamSpec {
             }
         }
 
-        /** An endpoint without extra headers. */
+        /**
+         * An endpoint without extra headers.
+         *
+         * @param endpoint the MCP endpoint
+         * @return the spec
+         */
         public static Http of(URI endpoint) {
             return new Http(endpoint, List.of());
         }
@@ -242,6 +292,8 @@ public sealed interface UpstreamSpec {
          * Parses the text of a URL (as {@code --upstream URL} gives it) into an endpoint this
          * spec accepts.
          *
+         * @param text the URL as given
+         * @return the endpoint
          * @throws IllegalArgumentException when it is not an absolute http(s) URL with a host;
          *                                  the message never shows user info or query values
          */

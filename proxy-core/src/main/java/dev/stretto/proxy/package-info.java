@@ -34,20 +34,44 @@
  * model it uses (a {@link dev.stretto.proxy.RecordingSink} gets {@code LogEntry}s, a {@link
  * dev.stretto.proxy.MemoryRecording} gives a {@code SessionLog} to make an {@code Episode} of).
  * Every package below it ({@code session}, {@code upstream}, {@code record}, {@code http},
- * {@code io}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
+ * {@code io}, {@code logging}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
  * {@code math}) is internal: public only so that the project's own commands can use it, not
- * exported by the module ({@code dev.stretto.proxy}), and free to change. Active mode (policy
- * guards, {@code stretto_commit}, the conversation file) is switched on with {@link
- * dev.stretto.proxy.ActiveSettings}, on the module path as on the class path. A served flow,
- * the System-One oracle and the confirmation judge have no exported settings: a program on
- * the class path configures them with the internal {@code active.ActiveMode}; one on the
- * module path cannot.
+ * exported by the module ({@code dev.stretto.proxy}), and free to change; no exported
+ * signature names one of their types. Active mode (policy guards, {@code stretto_commit}, the
+ * conversation file) is switched on with {@link dev.stretto.proxy.ActiveSettings}, on the
+ * module path as on the class path. A served flow, the System-One oracle and the confirmation
+ * judge have no exported settings: a program on the class path configures them with the
+ * internal {@code active.ActiveMode}, an {@code ActiveSettings} of its own; one on the module
+ * path cannot.
  *
- * <h2>Threads</h2>
- * Nothing here keeps static state, reads environment variables or {@code System.in}, or calls
- * {@code System.exit}, so sessions run side by side in one JVM (thousands at once; each takes
- * a few platform threads for the reads and writes of pipes, which cannot unmount a virtual
- * thread, and virtual threads for the rest). Interrupt the thread running a session to stop
- * it. The proxy's own messages go through tinylog's API: configure tinylog to see them.
+ * <h2>Results and stopping</h2>
+ * A {@link dev.stretto.proxy.SessionResult} says why the session ended ({@link
+ * dev.stretto.proxy.EndReason}) and how the server ended ({@link dev.stretto.proxy.ServerEnd}:
+ * by itself, or ended by the proxy, with SIGTERM, SIGKILL or its streams closed). Interrupt the
+ * thread running a session to stop it: {@link dev.stretto.proxy.Proxy#run} then throws a
+ * {@link dev.stretto.proxy.SessionInterruptedException} carrying the result, once a child
+ * server has exited and been reaped.
+ *
+ * <h2>Surroundings, threads and costs</h2>
+ * Nothing here keeps static state (but for the one queue to stderr below), reads {@code System.in} or calls {@code System.exit}; the
+ * JVM's environment is read only for a configuration that gives no {@link
+ * dev.stretto.proxy.HostEnvironment}. So sessions run side by side in one JVM, thousands at
+ * once. Each open session takes, as measured (the project's {@code docs/library.md}), about
+ * 270 to 330 KB of heap, three platform threads of its own for the reads and writes of pipes
+ * (which cannot unmount a virtual thread; a fourth for a child's stderr given to a stream),
+ * virtual threads for the rest, and for a child server two file descriptors and one of the
+ * JDK's reaper threads, which stays about 60 s after the child has exited. A {@link
+ * dev.stretto.proxy.Subreaper} ends only what descends from a session's own server, and never
+ * collects the status of a process the JVM started itself.
+ *
+ * <h2>Messages</h2>
+ * What the proxy says about a session ({@code recording to ...}, a refused call, a server sent
+ * SIGTERM) goes to the {@link dev.stretto.proxy.ProxyMessages} handler of its configuration
+ * ({@link dev.stretto.proxy.ProxyConfig.Builder#messages}), by default to stderr at INFO, each
+ * line starting {@code stretto-proxy: }; never to {@code System.out}, and through no logging
+ * framework, whatever is on the class path. The default handler writes from a bounded queue on
+ * a thread of its own, so a stderr nobody reads never holds a session up: messages that find
+ * the queue full are dropped and counted, and the count is written once stderr takes lines
+ * again.
  */
 package dev.stretto.proxy;

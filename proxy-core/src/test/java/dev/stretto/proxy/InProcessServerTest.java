@@ -133,6 +133,7 @@ class InProcessServerTest {
         SessionResult result = run(ProxyConfig.builder(server.spec("s")).shutdown(QUICK).build(),
                 new ByteArrayInputStream(bytes("a\n")), out);
         assertEquals(EndReason.HOST_CLOSED, result.endReason());
+        assertEquals(ServerEnd.CUT_OFF, result.serverEnd(), "the result says the proxy cut the server short");
         assertEquals(0, result.exitStatus());
         assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("a\nstill here\n"), out.toString(StandardCharsets.UTF_8));
         assertTrue(laterWrite.get(10, TimeUnit.SECONDS) != null, "the proxy closed the server's output");

@@ -3,6 +3,7 @@ package dev.stretto.proxy;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -243,7 +244,7 @@ class SessionResultTest {
     }
 
     @Test
-    void anInterruptedSessionTellsTheListenerItWasInterrupted() throws Exception {
+    void anInterruptedSessionTellsTheListenerItWasInterruptedAndTheExceptionCarriesTheSameResult() throws Exception {
         Recorded listener = new Recorded();
         LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
         OpenInput in = new OpenInput(bytes("hello\n"));
@@ -260,13 +261,16 @@ class SessionResultTest {
         });
         assertEquals("hello", lines.poll(10, TimeUnit.SECONDS));
         runner.interrupt();
-        assertTrue(thrown.get(10, TimeUnit.SECONDS) instanceof InterruptedException);
+        Throwable e = thrown.get(10, TimeUnit.SECONDS);
         in.close();
         assertEquals(1, listener.ends.size());
         SessionResult result = listener.ends.getFirst();
         assertEquals(EndReason.INTERRUPTED, result.endReason());
         assertEquals(130, result.exitStatus());
+        assertEquals(ServerEnd.TERMINATED, result.serverEnd(), "the proxy ended cat with SIGTERM");
         assertEquals(new SessionResult.LineCounts(1, 1, 0, 0), result.lines());
+        assertSame(result, assertInstanceOf(SessionInterruptedException.class, e).result(),
+                "what the listener got, the thrown exception carries");
     }
 
     @Test

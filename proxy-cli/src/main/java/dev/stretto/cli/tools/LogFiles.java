@@ -15,8 +15,8 @@ import java.util.List;
  * file never hides the others. A file named on the command line must be a session log (else
  * the command fails with exit status 1); in a directory, a file that is not one is named on
  * stderr and skipped, and the directory fails only when none of its logs can be read. A log
- * whose last line was cut short (the proxy stopped mid-write) is read without it, and stderr
- * says so.
+ * whose last line is incomplete (the proxy stopped mid-write, or the disk filled) is read
+ * without it, and stderr says so.
  */
 final class LogFiles {
 
@@ -41,8 +41,8 @@ final class LogFiles {
             throw new IOException(file + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
         }
         if (log.tornLine() > 0) {
-            err.println("stretto: " + file + ":" + log.tornLine() + ": the last line is cut short (the proxy was"
-                    + " stopped while writing it); it is left out");
+            err.println("stretto: " + file + ":" + log.tornLine() + ": the last line is incomplete (the proxy"
+                    + " stopped while writing it, or the disk filled); it is left out");
         }
         return log;
     }

@@ -51,8 +51,8 @@ public final class Stretto {
                  session log (stderr: stretto: <file>:<line>: <reason>), or a directory
                  has logs and none of them can be read
               2  usage error (stderr: stretto: <what is wrong> (see ... --help))
-            A log whose last line was cut short (the proxy was stopped while writing it)
-            is read without that line, and stderr says so.
+            A log whose last line is incomplete (the proxy stopped while writing it, or
+            the disk filled) is read without that line, and stderr says so.
             """;
 
     private static final String HELP = """

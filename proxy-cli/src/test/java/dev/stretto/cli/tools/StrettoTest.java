@@ -283,8 +283,8 @@ class StrettoTest {
                 "{\"t_ms\":1,\"from\":\"client\",\"raw\":\"x\"}\n{\"t_ms\":2,\"from\":\"cli");
         Run show = run("show", torn.toString());
         assertEquals(0, show.status(), show.err());
-        assertEquals("stretto: " + torn + ":3: the last line is cut short (the proxy was stopped while writing it);"
-                + " it is left out\n", show.err());
+        assertEquals("stretto: " + torn + ":3: the last line is incomplete (the proxy stopped while writing it,"
+                + " or the disk filled); it is left out\n", show.err());
         assertTrue(show.out().contains("0 calls"), show.out());
         assertEquals(show.err(), run("sessions", dir.toString()).err());
     }
@@ -438,8 +438,8 @@ class StrettoTest {
         assertTrue(r.out().contains("retail.cancel_reason                 1     1     0        0             0"), r.out());
         List<String> err = List.of(r.err().split("\n"));
         assertEquals(2, err.size(), r.err());
-        assertEquals("stretto: " + torn + ":2: the last line is cut short (the proxy was stopped while writing it);"
-                + " it is left out", err.get(0));
+        assertEquals("stretto: " + torn + ":2: the last line is incomplete (the proxy stopped while writing it,"
+                + " or the disk filled); it is left out", err.get(0));
         assertTrue(err.get(1).startsWith("stretto: " + chat + ":1: ") && err.get(1).endsWith(" (skipped)"), err.get(1));
 
         Files.delete(log);

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.active;
 
+import dev.stretto.proxy.ActiveSettings;
 import dev.stretto.proxy.flow.decide.DeciderKind;
 import dev.stretto.proxy.flow.run.ServedFlow;
 import dev.stretto.proxy.guard.Guards;
@@ -15,7 +16,11 @@ import java.nio.file.Path;
  * runs its lines through one actor; a session without one forwards them untouched and parses
  * nothing. Build it with {@link #builder()}.
  *
- * @param guards  the guards every call is checked against, or null for none
+ * <p>It is the {@link ActiveSettings} of the project's own commands: given to {@code
+ * ProxyConfig.Builder.active}, it is the session's active mode as it is; other settings become
+ * one with {@link #of(ActiveSettings)}.
+ *
+ * @param policy  the guards every call is checked against, or null for none
  * @param commit  whether {@code tools/list} answers list {@code stretto_commit}, and calls of it
  *                are run by the proxy
  * @param context the conversation file ({@code --context}), or null
@@ -26,8 +31,8 @@ import java.nio.file.Path;
  * @param judge   the confirmation judge, or null; it needs the guards, the conversation and
  *                the oracle
  */
-public record ActiveMode(Guards guards, boolean commit, Path context, ServedFlow flow, Oracle oracle,
-                         ConfirmJudge judge) {
+public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow flow, Oracle oracle,
+                         ConfirmJudge judge) implements ActiveSettings {
 
     /**
      * @throws IllegalArgumentException when nothing is asked for (that is passive mode), a
@@ -35,37 +40,66 @@ public record ActiveMode(Guards guards, boolean commit, Path context, ServedFlow
      *                                  a judge lacks the guards, the context file or the oracle
      */
     public ActiveMode {
-        if (guards == null && !commit && context == null && flow == null) {
+        if (policy == null && !commit && context == null && flow == null) {
             throw new IllegalArgumentException("active mode needs guards, the commit tool, a context file or a flow");
         }
         if (flow != null && flow.decider() == DeciderKind.ARBITER && oracle == null) {
             throw new IllegalArgumentException("the flow " + flow.source() + " decides with its arbiter, which asks the"
                     + " System-One model: give an oracle");
         }
-        if (judge != null && (guards == null || context == null || oracle == null)) {
+        if (judge != null && (policy == null || context == null || oracle == null)) {
             throw new IllegalArgumentException("the confirmation judge needs the guards, the context file and an"
                     + " oracle");
         }
     }
 
     /** Guards, the commit tool and the conversation, without a flow or a judge. */
-    public ActiveMode(Guards guards, boolean commit, Path context) {
-        this(guards, commit, context, null, null, null);
+    public ActiveMode(Guards policy, boolean commit, Path context) {
+        this(policy, commit, context, null, null, null);
+    }
+
+    /**
+     * The active mode of {@code settings}: themselves when they are an {@code ActiveMode}, else
+     * their guards, commit tool and conversation file, checked as {@link ActiveSettings.Builder}
+     * checks them.
+     *
+     * @throws IllegalArgumentException when nothing is switched on, or the guards' domain has none
+     */
+    public static ActiveMode of(ActiveSettings settings) {
+        if (settings instanceof ActiveMode mode) {
+            return mode;
+        }
+        ActiveSettings.Builder checked = ActiveSettings.builder().commit(settings.commit());
+        if (settings.guards() != null) {
+            checked.guards(settings.guards());
+        }
+        if (settings.context() != null) {
+            checked.context(settings.context());
+        }
+        checked.build();
+        return new ActiveMode(settings.guards() == null ? null : Guards.forDomain(settings.guards()).orElseThrow(),
+                settings.commit(), settings.context());
+    }
+
+    /** The name of the guards' domain, or null for none. */
+    @Override
+    public String guards() {
+        return policy == null ? null : policy.domain().name();
     }
 
     /** This configuration with the conversation read from {@code file} instead. */
     public ActiveMode withContext(Path file) {
-        return new ActiveMode(guards, commit, file, flow, oracle, judge);
+        return new ActiveMode(policy, commit, file, flow, oracle, judge);
     }
 
     /** This configuration serving {@code served} instead. */
     public ActiveMode withFlow(ServedFlow served) {
-        return new ActiveMode(guards, commit, context, served, oracle, judge);
+        return new ActiveMode(policy, commit, context, served, oracle, judge);
     }
 
     /** This configuration with {@code newJudge} (null for none) instead. */
     public ActiveMode withJudge(ConfirmJudge newJudge) {
-        return new ActiveMode(guards, commit, context, flow, oracle, newJudge);
+        return new ActiveMode(policy, commit, context, flow, oracle, newJudge);
     }
 
     /** A builder with nothing switched on yet. */

@@ -110,12 +110,12 @@ public final class ActiveSession {
      */
     static List<CallCheck> checksOf(ActiveMode mode, LongSupplier ticker) {
         List<CallCheck> checks = new ArrayList<>();
-        if (mode.guards() != null) {
-            checks.add(new GuardCheck(mode.guards()));
+        if (mode.policy() != null) {
+            checks.add(new GuardCheck(mode.policy()));
         }
         ConfirmJudge j = mode.judge();
         if (j != null) {
-            checks.add(new JudgeCheck(mode.guards(), new Judge(j.settings()), mode.oracle(),
+            checks.add(new JudgeCheck(mode.policy(), new Judge(j.settings()), mode.oracle(),
                     j.log() == null ? null : new SideLogWriter(j.log(), "confirm log"), ticker));
         }
         return checks;

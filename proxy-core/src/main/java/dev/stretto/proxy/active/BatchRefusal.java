@@ -3,8 +3,8 @@ package dev.stretto.proxy.active;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.stretto.proxy.logging.Logger;
 import java.util.List;
-import org.tinylog.Logger;
 
 /**
  * What the host gets for a batch that was refused whole: one answer per request in it, in

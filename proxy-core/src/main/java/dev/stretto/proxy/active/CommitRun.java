@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.trace.episode.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * One call of {@code stretto_commit}: makes its calls in order as the proxy's own requests,

@@ -12,7 +12,7 @@ import dev.stretto.trace.episode.EpisodeCut;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.Optional;
 import java.util.function.LongSupplier;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * A flow served behind the agent's calls (formats 3.2 to 3.6), as the actor's {@link AnswerHook}.

@@ -5,7 +5,7 @@ import dev.stretto.proxy.guard.Judgement;
 import dev.stretto.proxy.guard.Verdict;
 import dev.stretto.trace.episode.ToolCall;
 import java.util.function.Consumer;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * The policy guards as a {@link CallCheck}: decided at once, from the session's facts. A

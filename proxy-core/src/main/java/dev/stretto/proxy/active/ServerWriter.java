@@ -2,7 +2,7 @@ package dev.stretto.proxy.active;
 
 import dev.stretto.proxy.upstream.Upstream;
 import java.util.concurrent.Callable;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * Writes the server's outbound queue out: to a child's stdin, or as POSTs. The only thread

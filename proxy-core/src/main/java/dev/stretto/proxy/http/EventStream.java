@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * The standalone GET stream: the messages the server sends on its own (log messages,
@@ -15,7 +16,10 @@ import java.util.concurrent.ExecutionException;
  * accepted {@code notifications/initialized}, and is opened again whenever it drops, with the
  * last event id seen and after the server's {@code retry:} hint; attempts that go nowhere back
  * off exponentially up to the cap. 405 means the server offers no such stream, and a 404 on
- * the session id means the session is over; either ends the loop quietly.
+ * the session id means the session is over; either ends the loop quietly. Any other client
+ * error but 408 and 429 (the 404 or 400 of a stateless server, a 401 or 403) would come again
+ * for the same request: it is said once, at info level, and the stream is not asked for again,
+ * as the SDK's client does. Server errors and failures to connect are tried again.
  *
  * <p>Threads: {@link #call} is a fork of the session's scope. It returns only once the
  * upstream is finished (so a server without a GET stream does not end the session); {@link
@@ -112,6 +116,12 @@ final class EventStream implements Callable<Void> {
                     link.lifecycle().sessionEnded();
                     return;
                 }
+                if (refusedForGood(status)) {
+                    close(response);
+                    Logger.info("the server answered HTTP {} to the GET for its own event stream, so it has none:"
+                            + " what it sends outside the answers to requests cannot reach the host", status);
+                    return;
+                }
                 if (status >= 200 && status <= 299 && McpHttp.mediaType(response).equals("text/event-stream")) {
                     StreamEnd end = link.messages().read(response.body(), cursor, "the server's own event stream",
                             false);
@@ -142,6 +152,11 @@ final class EventStream implements Callable<Void> {
                         + "); trying again with growing delays");
             }
         }
+    }
+
+    /** A client error that asking again would only repeat (not a timeout, not a rate limit). */
+    static boolean refusedForGood(int status) {
+        return status >= 400 && status <= 499 && status != 408 && status != 429;
     }
 
     private boolean isStopped() {

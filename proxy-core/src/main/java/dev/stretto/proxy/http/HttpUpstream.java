@@ -1,6 +1,7 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.http.PendingRequests.Pending;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
@@ -23,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * The server end of a session that is a Streamable HTTP endpoint ({@code --upstream URL}),
@@ -38,8 +39,10 @@ import org.tinylog.Logger;
  * accepts {@code notifications/initialized}, the {@linkplain #companions() companion} listens
  * on the server's own GET stream. Every request of the host ends answered: by the server, or
  * by a JSON-RPC error line the proxy writes ({@code -32000}, naming the HTTP status or the
- * cause), so the host never waits forever. A 404 on the session id ends the session for good:
- * that request and every later one get an error until the proxy is restarted.
+ * cause), so the host never waits forever; but one the host cancels ({@code
+ * notifications/cancelled}) is finished at once, without an answer, as the transport wants. A
+ * 404 on the session id ends the session for good: that request and every later one get an
+ * error until the proxy is restarted.
  *
  * <p>Extra header values (bearer tokens) are sent on every request and never appear in a
  * warning, an error line, an exception message or {@link #toString()}.
@@ -87,6 +90,8 @@ public final class HttpUpstream implements Upstream {
 
     private volatile boolean aborted;
     private volatile boolean cancelled;
+    // Set when the upstream was stopped or aborted with exchanges still open.
+    private volatile boolean cutOff;
     // Set by start.
     private volatile Link link;
     private volatile Executor work;
@@ -248,6 +253,9 @@ public final class HttpUpstream implements Upstream {
             }
             case REQUEST -> sendRequest(l, line, message);
             default -> {
+                if (isCancellation(message)) {
+                    finishCancelled(line);
+                }
                 PostExchange exchange = new PostExchange(l, line, message, null, gate, acceptedAction(message));
                 if (isInitialized(message)) {
                     // Servers may refuse requests that arrive before notifications/initialized
@@ -284,6 +292,24 @@ public final class HttpUpstream implements Upstream {
             gate = request.answered();
         }
         launch(new PostExchange(l, line, message, request, before, () -> { }), null);
+    }
+
+    /**
+     * The host gave up on a request (it cancelled it): the request is finished, as if answered.
+     * The host wants no answer to it any more (the transport's rule: a cancelled request gets
+     * none), so none is passed on; its stream gets {@link Tuning#answeredGrace()} to end before the
+     * proxy closes it, and the end of the session does not wait for it.
+     */
+    private void finishCancelled(byte[] line) {
+        Pending cancelled = pending.get(CancelledRequest.idOf(line));
+        if (cancelled != null && pending.claim(cancelled)) {
+            Logger.debug("the host cancelled request {} ({}); its answer is no longer waited for", cancelled.id(),
+                    cancelled.method());
+        }
+    }
+
+    private static boolean isCancellation(JsonRpcPeek message) {
+        return message.kind() == JsonRpcPeek.Kind.NOTIFICATION && CancelledRequest.METHOD.equals(message.method());
     }
 
     private Runnable acceptedAction(JsonRpcPeek message) {
@@ -351,6 +377,11 @@ public final class HttpUpstream implements Upstream {
                 warn.accept(open + " exchange(s) with the server were still open " + drainTimeout.toSeconds()
                         + " s after the host closed its input; giving up on them");
                 cancelled = true;
+                // Answered here, before the interrupts: the session's way to the host drops what an
+                // interrupted thread hands it, so the exchanges could not say it themselves.
+                for (Pending request : pending.snapshot()) {
+                    l.messages().fail(request, Link.STOPPED_WAITING);
+                }
                 exchanges.forEach(Thread::interrupt);
                 inFlight.awaitIdle(timeout);
             }
@@ -426,6 +457,9 @@ public final class HttpUpstream implements Upstream {
 
     @Override
     public void abort() {
+        if (inFlight.count() > 0) {
+            cutOff = true;
+        }
         aborted = true;
         abortSignal.complete(null);
         Link l = link;
@@ -436,6 +470,15 @@ public final class HttpUpstream implements Upstream {
         exchanges.forEach(Thread::interrupt);
         l.http().shutdownNow();
         finished.countDown();
+    }
+
+    /**
+     * {@link ServerEnd#CUT_OFF} once the proxy gave up on exchanges still open (the drain timeout
+     * ran out, or the upstream was stopped or aborted while they were), else {@link ServerEnd#FINISHED}.
+     */
+    @Override
+    public ServerEnd serverEnd() {
+        return cancelled || cutOff ? ServerEnd.CUT_OFF : ServerEnd.FINISHED;
     }
 
     /** Shows the URL's log form and the extra headers' names, never their values. */

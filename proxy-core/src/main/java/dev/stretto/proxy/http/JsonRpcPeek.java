@@ -41,7 +41,7 @@ public record JsonRpcPeek(Kind kind, String method, String id, String protocolVe
 
     // Multi-megabyte strings and deep nesting are legitimate MCP payloads; the peek only
     // tokenises, iteratively, so lifting Jackson's default guards costs nothing.
-    private static final JsonFactory FACTORY = JsonFactory.builder()
+    static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxStringLength(Integer.MAX_VALUE)
                     .maxNumberLength(Integer.MAX_VALUE)

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -89,6 +91,34 @@ final class McpHttp {
      */
     HttpResponse<InputStream> post(byte[] body, boolean initialize, boolean bounded)
             throws IOException, InterruptedException {
+        return send(postOf(body, initialize, bounded), HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    /**
+     * POSTs one request without waiting: the answer's headers come as the future completes,
+     * with no bound (a tool may run long). Cancelling the future abandons the exchange.
+     *
+     * @param initialize as for {@link #post}
+     */
+    CompletableFuture<HttpResponse<InputStream>> postRequest(byte[] body, boolean initialize) {
+        CompletableFuture<HttpResponse<InputStream>> sent = client.sendAsync(postOf(body, initialize, false),
+                HttpResponse.BodyHandlers.ofInputStream());
+        sent.whenComplete((response, failure) -> {
+            if (failure == null) {
+                reachability.answered();
+            } else if (unwrap(failure) instanceof IOException e && !PostExchange.isInterruption(e)) {
+                reachability.failed(e);
+            }
+        });
+        return sent;
+    }
+
+    /** The cause behind a failure of a future of the client's. */
+    static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    private HttpRequest postOf(byte[] body, boolean initialize, boolean bounded) {
         HttpRequest.Builder b = HttpRequest.newBuilder(target)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .header("Content-Type", "application/json")
@@ -100,7 +130,7 @@ final class McpHttp {
             b.timeout(timeout);
         }
         extraHeaders(b);
-        return send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return b.build();
     }
 
     /** Opens (or resumes, with {@code lastEventId}) an event stream with GET. */

@@ -13,14 +13,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * One message from the host, POSTed to the server, and everything the server answers on that
  * POST: nothing (202), one JSON body, or an event stream whose events go to the host as they
  * come. A stream that closes before the request's response is resumed with GET and
  * Last-Event-ID (the 2025-11-25 polling pattern) until the response comes or the attempts run
- * out. Whatever goes wrong, a request ends answered: by the server, or by the proxy's error.
+ * out. Whatever goes wrong, a request ends answered: by the server, or by the proxy's error;
+ * unless the host cancelled it, which finishes it without an answer.
  *
  * <p>Runs on its own virtual thread, started by {@link HttpUpstream#send}.
  */
@@ -69,7 +70,7 @@ final class PostExchange implements Runnable {
             }
             HttpResponse<InputStream> response;
             try {
-                response = link.http().post(body, isInitialize(), request == null);
+                response = post();
             } catch (IOException e) {
                 if (isInterruption(e)) {
                     throw new InterruptedException();
@@ -83,6 +84,10 @@ final class PostExchange implements Runnable {
                 }
                 return;
             }
+            if (response == null) {
+                // Finished (cancelled by the host) before the server even answered: nothing is due.
+                return;
+            }
             handle(response);
         } catch (InterruptedException e) {
             if (!link.lifecycle().aborted()) {
@@ -91,6 +96,47 @@ final class PostExchange implements Runnable {
         } catch (RuntimeException e) {
             // A request the client refuses to build, say: the host must still get its answer.
             failOrWarn("the proxy could not complete the exchange: " + Causes.describe(e, link.secrets()));
+        }
+    }
+
+    /**
+     * POSTs the message and waits for the answer's headers. A notification's or response's
+     * answer is due at once (bounded by the timeout). A request's may take as long as its tool
+     * runs, unless the request is finished meanwhile (the host cancelled it, or its response came
+     * on another stream): then the headers get {@link Tuning#answeredGrace()} more, and after that
+     * the exchange is abandoned and null returned.
+     */
+    private HttpResponse<InputStream> post() throws IOException, InterruptedException {
+        if (request == null) {
+            return link.http().post(body, isInitialize(), true);
+        }
+        CompletableFuture<HttpResponse<InputStream>> sent = link.http().postRequest(body, isInitialize());
+        try {
+            try {
+                CompletableFuture.anyOf(sent, request.answered()).get();
+            } catch (ExecutionException failed) {
+                // The POST failed: said below.
+            }
+            if (!sent.isDone()) {
+                return sent.get(link.tuning().answeredGrace().toNanos(), TimeUnit.NANOSECONDS);
+            }
+            return sent.get();
+        } catch (TimeoutException finished) {
+            sent.cancel(true);
+            return null;
+        } catch (InterruptedException e) {
+            sent.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = McpHttp.unwrap(e.getCause());
+            if (cause instanceof IOException io) {
+                // As the client's blocking send throws it: the cause's message, the cause behind it.
+                throw new IOException(io.getMessage(), io);
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException(cause);
         }
     }
 

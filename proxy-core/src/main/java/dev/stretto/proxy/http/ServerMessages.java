@@ -10,7 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.SequencedSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * Where every message from the server goes on its way to the host, whichever stream carried

@@ -16,7 +16,9 @@ import java.util.Locale;
  * parameter whose name looks like a credential is replaced by {@code <redacted>}; the
  * parameter's name and position are kept, so a reader still sees which parameters were sent.
  * A name looks like a credential when, decoded and lowercased, it contains one of
- * {@value #WORDS_TEXT}. Path segments are kept as they are: put tokens in headers, not in paths.
+ * {@value #WORDS_TEXT}. In the path and in the other parameters' values, tokens recognisable
+ * by their form ({@link KnownTokens}: {@code sk-...}, {@code ghp_...}) are replaced the same
+ * way; the rest of the path is kept as it is: put tokens in headers, not in paths.
  */
 public final class UrlRedactor {
 
@@ -55,7 +57,7 @@ public final class UrlRedactor {
             }
         }
         if (url.getRawPath() != null) {
-            out.append(url.getRawPath());
+            out.append(KnownTokens.redact(url.getRawPath(), REDACTED));
         }
         if (url.getRawQuery() != null) {
             out.append('?').append(redactQuery(url.getRawQuery()));
@@ -71,11 +73,17 @@ public final class UrlRedactor {
 
     /**
      * The values of the query parameters whose names look like credentials, as written in the
-     * URL and decoded (a server may echo either). Values shorter than 4 characters are left
-     * out: no credential is that short, and scrubbing "1" would mangle every text it is in.
+     * URL and decoded (a server may echo either), and the tokens of known forms in the path
+     * and the query. Values shorter than 4 characters are left out: no credential is that
+     * short, and scrubbing "1" would mangle every text it is in.
      */
     static List<String> credentialValues(URI url) {
         List<String> out = new ArrayList<>();
+        for (String part : new String[] {url.getRawPath(), url.getPath(), url.getRawQuery(), url.getQuery()}) {
+            if (part != null) {
+                out.addAll(KnownTokens.found(part));
+            }
+        }
         String rawQuery = url.getRawQuery();
         if (rawQuery == null) {
             return out;
@@ -101,6 +109,8 @@ public final class UrlRedactor {
             String piece = part;
             if (eq >= 0 && looksLikeCredential(decode(part.substring(0, eq)))) {
                 piece = part.substring(0, eq + 1) + REDACTED;
+            } else {
+                piece = KnownTokens.redact(piece, REDACTED);
             }
             out.append(piece).append('&');
         }

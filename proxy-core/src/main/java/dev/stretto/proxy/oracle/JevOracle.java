@@ -2,7 +2,7 @@ package dev.stretto.proxy.oracle;
 
 import java.util.Objects;
 import java.util.Optional;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * {@code --oracle jev}: a cached answer when there is one, else the service's, which is then

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.record;
 
+import dev.stretto.proxy.http.KnownTokens;
 import dev.stretto.proxy.http.UrlRedactor;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,10 +44,11 @@ import java.util.regex.Pattern;
  *       {@code host=h password=X}).</li>
  *   <li>{@link Shape#SCHEME_TOKEN}: {@code Bearer X} inside one argument, and {@code Basic X}
  *       when X looks like base64.</li>
- *   <li>{@link Shape#KNOWN_TOKEN}: tokens recognisable by their form wherever they are:
- *       {@code sk-...}, {@code sk_live_...}, {@code ghp_...}, {@code github_pat_...},
- *       {@code glpat-...}, {@code xoxb-...}, {@code AKIA...}, {@code AIza...}, {@code hf_...},
- *       {@code npm_...}, {@code ya29....} and JSON web tokens.</li>
+ *   <li>{@link Shape#KNOWN_TOKEN}: tokens recognisable by their form wherever they are
+ *       ({@link KnownTokens}): {@code sk-...} (of any length from 4 on, if it looks random),
+ *       {@code sk_live_...}, {@code ghp_...}, {@code github_pat_...}, {@code glpat-...},
+ *       {@code xoxb-...}, {@code AKIA...}, {@code AIza...}, {@code hf_...}, {@code npm_...},
+ *       {@code ya29....} and JSON web tokens.</li>
  * </ol>
  * Everything else stays as it is: paths, ports, plain words, URLs without credentials, and
  * values of flags whose names are not secret-looking ({@code --path /x}, {@code --port 80},
@@ -93,13 +95,6 @@ public final class CommandRedactor {
     }
 
     /**
-     * Prefixes of the {@link Shape#KNOWN_TOKEN} forms: only text holding one is searched for
-     * tokens. Hosts start the proxy often, and most commands hold nothing to redact.
-     */
-    private static final List<String> TOKEN_PREFIXES = List.of("sk-", "sk_", "rk_", "gh", "github_pat_", "glpat-",
-            "xox", "AKIA", "ASIA", "AIza", "hf_", "npm_", "ya29.", "eyJ");
-
-    /**
      * The patterns, compiled on first use only: a command with nothing that looks like a
      * secret never needs them, and compiling them would delay every start of the proxy.
      */
@@ -113,20 +108,6 @@ public final class CommandRedactor {
         static final Pattern PAIR = Pattern.compile(
                 "(^|[?&;,\\s])([A-Za-z_][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*)(\\s*=\\s*)([^&;,#\\s]*)");
         static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer\\s+)[^\\s,;\"']+|\\b(basic\\s+)[A-Za-z0-9+/]{8,}={0,2}");
-        static final Pattern TOKEN = Pattern.compile("(?<![A-Za-z0-9])(?:"
-                + "sk-[A-Za-z0-9_-]{16,}"
-                + "|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"
-                + "|gh[pousr]_[A-Za-z0-9]{20,}"
-                + "|github_pat_[A-Za-z0-9_]{20,}"
-                + "|glpat-[A-Za-z0-9_-]{20,}"
-                + "|xox[abprs]-[A-Za-z0-9-]{10,}"
-                + "|(?:AKIA|ASIA)[0-9A-Z]{16}"
-                + "|AIza[0-9A-Za-z_-]{35}"
-                + "|hf_[A-Za-z0-9]{20,}"
-                + "|npm_[A-Za-z0-9]{36}"
-                + "|ya29\\.[A-Za-z0-9_-]{20,}"
-                + "|eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"
-                + ")");
     }
 
     /** What an argument says about the one after it. */
@@ -174,16 +155,7 @@ public final class CommandRedactor {
      * such text must not be shown, whatever it was given as.
      */
     public static boolean looksLikeToken(String text) {
-        return mayHoldToken(text) && Patterns.TOKEN.matcher(text).find();
-    }
-
-    private static boolean mayHoldToken(String text) {
-        for (String prefix : TOKEN_PREFIXES) {
-            if (text.contains(prefix)) {
-                return true;
-            }
-        }
-        return false;
+        return KnownTokens.in(text);
     }
 
     /**
@@ -312,10 +284,7 @@ public final class CommandRedactor {
             }
             s = m.appendTail(out).toString();
         }
-        if (mayHoldToken(s)) {
-            s = Patterns.TOKEN.matcher(s).replaceAll(Matcher.quoteReplacement(REDACTED));
-        }
-        return s;
+        return KnownTokens.redact(s, REDACTED);
     }
 
     /** {@code Name: <redacted>} when {@code text} is a header line with a secret-looking name, else null. */

@@ -4,7 +4,7 @@ import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;
 import java.util.concurrent.Callable;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * Host to server, in passive mode. The thread that reads the host's input ({@link HostInput},

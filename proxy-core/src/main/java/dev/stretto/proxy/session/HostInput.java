@@ -2,6 +2,7 @@ package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineReader;
+import dev.stretto.proxy.logging.Logger;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -92,7 +93,7 @@ public final class HostInput implements AutoCloseable {
     private synchronized void startThread(Forward forward) {
         if (!started) {
             started = true;
-            Thread.ofPlatform().daemon().name(threadName).start(() -> readAll(forward));
+            Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(() -> readAll(forward)));
         }
     }
 

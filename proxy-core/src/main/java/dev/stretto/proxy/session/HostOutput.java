@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * The host's output, written by a thread of its own: a write to a pipe the host no longer
@@ -79,7 +79,7 @@ final class HostOutput implements ActiveSession.HostWriter {
     /** Starts the writer thread, named {@code threadName}, for {@code out}. */
     static HostOutput start(OutputStream out, String threadName) {
         HostOutput output = new HostOutput(out);
-        Thread.ofPlatform().daemon().name(threadName).start(output::writeAll);
+        Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(output::writeAll));
         return output;
     }
 

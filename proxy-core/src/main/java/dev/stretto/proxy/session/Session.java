@@ -1,6 +1,7 @@
 package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.EndReason;
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.record.Recorder;
@@ -15,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * One proxied session: the only place that opens a {@link StructuredTaskScope} and decides
@@ -130,13 +131,14 @@ public final class Session {
     /**
      * How a session that ran ended.
      *
-     * @param status  the exit status: the upstream's ({@link Upstream#awaitEnd()}), or 125 when
-     *                the session failed in the proxy itself
-     * @param reason  why it ended: {@link EndReason#HOST_CLOSED}, {@link EndReason#SERVER_EXITED}
-     *                or {@link EndReason#FAILED}
-     * @param failure what failed, for {@link EndReason#FAILED}; otherwise null
+     * @param status    the exit status: the upstream's ({@link Upstream#awaitEnd()}), or 125 when
+     *                  the session failed in the proxy itself
+     * @param reason    why it ended: {@link EndReason#HOST_CLOSED}, {@link EndReason#SERVER_EXITED}
+     *                  or {@link EndReason#FAILED}
+     * @param serverEnd how the server ended ({@link Upstream#serverEnd()})
+     * @param failure   what failed, for {@link EndReason#FAILED}; otherwise null
      */
-    public record Outcome(int status, EndReason reason, Throwable failure) {
+    public record Outcome(int status, EndReason reason, ServerEnd serverEnd, Throwable failure) {
     }
 
     /** The upstream's status, as its end returned it. */
@@ -151,11 +153,22 @@ public final class Session {
      *                              the class comment), with the log complete and the server ended
      */
     public Outcome run() throws IOException, InterruptedException {
+        return run(() -> {
+        });
+    }
+
+    /**
+     * As {@link #run()}, running {@code started} on this thread once the upstream has started,
+     * before anything is forwarded: from then on the session runs to its end, and what it
+     * records stays.
+     */
+    public Outcome run(Runnable started) throws IOException, InterruptedException {
         HostOutput out = HostOutput.start(hostOutStream, name + "-stdout");
         serverLines = new ServerLines(gate, out);
         boolean stopped = false;
         try {
             startUpstream();
+            started.run();
             Outcome outcome = runScope(out);
             int undelivered = out.awaitDelivered(hostStall);
             if (undelivered > 0) {
@@ -178,6 +191,11 @@ public final class Session {
     /** The lines forwarded so far, by who wrote them; final once {@link #run()} has returned or thrown. */
     public SessionResult.LineCounts lineCounts() {
         return gate.counts();
+    }
+
+    /** How the server ended ({@link Upstream#serverEnd()}); final once {@link #run()} has returned or thrown. */
+    public ServerEnd serverEnd() {
+        return upstream.serverEnd();
     }
 
     /** {@link System#nanoTime()} when the server's first line was forwarded, or {@link Long#MIN_VALUE} for none yet. */
@@ -249,7 +267,8 @@ public final class Session {
         }
         if (end.state() == Subtask.State.SUCCESS) {
             int status = ((Ended) end.get()).status();
-            return new Outcome(status, hostIn.ended() ? EndReason.HOST_CLOSED : EndReason.SERVER_EXITED, null);
+            return new Outcome(status, hostIn.ended() ? EndReason.HOST_CLOSED : EndReason.SERVER_EXITED,
+                    upstream.serverEnd(), null);
         }
         Throwable failure = end.state() == Subtask.State.FAILED ? end.exception() : null;
         for (Subtask<Object> s : others) {
@@ -259,7 +278,7 @@ public final class Session {
         }
         Logger.error("the session failed: {}", failure == null ? "unknown cause" : describe(failure));
         Logger.debug(failure, "session failure");
-        return new Outcome(125, EndReason.FAILED, failure);
+        return new Outcome(125, EndReason.FAILED, upstream.serverEnd(), failure);
     }
 
     // The upstream has ended: waits until every line it delivered has reached the host's

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.ServerStderr;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
@@ -17,12 +18,15 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * A server run as a child process on stdio, as a {@link UpstreamSpec.Command} describes it: its
  * stdin and stdout are the session's pipes; its environment is the proxy's with the command's
  * variables added, its working directory and stderr the command's (by default the proxy's).
+ *
+ * <p>When the session has a subreaper, the child's environment also holds its mark ({@link
+ * ChildReaper#TREE_VARIABLE}), by which the processes it leaves behind are known as its own.
  *
  * <p>Threads and ownership: {@link #send} runs on the host's reader and {@link #endOfInput} on
  * the client pump, one after the other (in active mode both on the actor's server writer);
@@ -102,15 +106,17 @@ public final class ChildProcessUpstream implements PipedUpstream {
             }
             pb.directory(dir.toFile());
         }
+        ChildReaper.Server server;
         try {
-            process = subreaper.start(pb);
+            server = subreaper.start(pb);
         } catch (IOException e) {
             throw new UpstreamStartException(startFailure(argv.getFirst(), e), e);
         }
+        process = server.process();
         if (command.stderr() instanceof ServerStderr.ToStream(OutputStream out)) {
             stderr = StderrDrain.start(process.getErrorStream(), out, "stretto-server-stderr-" + process.pid());
         }
-        this.tree = new ProcessTree(process.toHandle(), subreaper);
+        this.tree = new ProcessTree(server, subreaper);
         // Lines that follow one another at once go out in large writes (see send(Line, boolean)).
         this.stdin = new BufferedOutputStream(process.getOutputStream(), 64 * 1024);
         this.input = new ServerInput(stdin, e -> Logger.warn(
@@ -287,6 +293,12 @@ public final class ChildProcessUpstream implements PipedUpstream {
         if (tree != null && tree.anyAlive()) {
             tree.kill();
         }
+    }
+
+    /** Whether the proxy ended the child (the ladder, {@link #stop}, {@link #abort}), or it finished by itself. */
+    @Override
+    public ServerEnd serverEnd() {
+        return tree == null ? ServerEnd.FINISHED : tree.childEnd();
     }
 
     /** The child's process, for tests that look at its descendants. */

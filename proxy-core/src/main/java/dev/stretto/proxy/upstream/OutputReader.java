@@ -2,6 +2,7 @@ package dev.stretto.proxy.upstream;
 
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineReader;
+import dev.stretto.proxy.logging.Logger;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +35,7 @@ final class OutputReader {
     /** Starts reading {@code in} into {@code sink} on a new daemon thread named {@code threadName}. */
     static OutputReader start(InputStream in, ServerLineSink sink, String threadName) {
         OutputReader reader = new OutputReader();
-        Thread.ofPlatform().daemon().name(threadName).start(() -> reader.readAll(in, sink));
+        Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(() -> reader.readAll(in, sink)));
         return reader;
     }
 

@@ -1,8 +1,6 @@
 package dev.stretto.proxy.upstream;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.stretto.proxy.ServerEnd;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,20 +9,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * A child process and every descendant seen while it ran, and, when this JVM is a child
- * subreaper, the processes re-parented to it (the ones a server left behind when their parent
- * exited). Descendants are remembered when they are signalled, because once the child is gone
- * its orphans can no longer be found through it; ending the tree forcibly then still reaches
- * them. Thread-safe.
+ * subreaper, the processes of the child's tree re-parented to it (the ones the server left
+ * behind when their parent exited, known by the server's mark: see {@link ChildReaper}).
+ * Descendants are remembered when they are signalled, because once the child is gone its
+ * orphans can no longer be found through it; ending the tree forcibly then still reaches them.
+ * Thread-safe.
  *
  * <p>Whoever ends the tree waits until it is gone: dead, not merely signalled. The JDK calls a
  * process alive until it has been reaped, and a process that died is a zombie until its parent
- * collects it: the JDK does so at once for the child it started, but the child's own children
- * are collected by whoever inherits them (init, which in a container may take a second), so a
- * zombie counts as gone ({@link #isGone}).
+ * collects it. The child itself is waited for until the JDK has collected it (at once, its
+ * reaper thread waits for it), so that the JDK calls it dead when this returns; an orphan
+ * re-parented to this JVM is collected here; the child's other descendants are collected by
+ * whoever inherits them (init, which in a container may take a second, or never), so for them
+ * a zombie counts as gone ({@link #isGone}).
  */
 final class ProcessTree {
 
@@ -37,11 +38,17 @@ final class ProcessTree {
 
     private final ProcessHandle root;
     private final ChildReaper subreaper;
+    private final String mark;
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
+    // Whether the child itself got SIGTERM, or SIGKILL, while it was alive.
+    private volatile boolean terminated;
+    private volatile boolean killed;
 
-    ProcessTree(ProcessHandle root, ChildReaper subreaper) {
-        this.root = root;
+    /** The tree of {@code server}, whose orphans {@code subreaper} finds by the server's mark. */
+    ProcessTree(ChildReaper.Server server, ChildReaper subreaper) {
+        this.root = server.process().toHandle();
         this.subreaper = subreaper;
+        this.mark = server.mark();
     }
 
     /** The child and its descendants now alive, remembered for later. */
@@ -52,7 +59,7 @@ final class ProcessTree {
         if (root.isAlive()) {
             root.descendants().forEach(seen::add);
         }
-        seen.addAll(subreaper.orphans());
+        seen.addAll(subreaper.orphans(mark));
         List<ProcessHandle> all = new ArrayList<>();
         all.add(root);
         for (ProcessHandle h : seen) {
@@ -68,7 +75,9 @@ final class ProcessTree {
         // The descendants are collected before any signal, so the order does not decide who
         // is reached. The child goes first: its status then tells of the signal, not of a
         // shell that exited normally because its own child was killed a moment earlier.
-        members().forEach(ProcessHandle::destroy);
+        List<ProcessHandle> all = members();
+        terminated |= root.isAlive();
+        all.forEach(ProcessHandle::destroy);
     }
 
     /**
@@ -78,6 +87,7 @@ final class ProcessTree {
      */
     void kill() {
         List<ProcessHandle> all = members();
+        killed |= root.isAlive();
         all.forEach(ProcessHandle::destroyForcibly);
         boolean interrupted = false;
         long deadline = System.nanoTime() + KILL_WAIT.toNanos();
@@ -103,9 +113,9 @@ final class ProcessTree {
         return awaitGone(all, System.nanoTime() + timeout.toNanos());
     }
 
-    private static boolean awaitGone(List<ProcessHandle> all, long deadline) throws InterruptedException {
+    private boolean awaitGone(List<ProcessHandle> all, long deadline) throws InterruptedException {
         for (ProcessHandle h : all) {
-            while (!isGone(h)) {
+            while (h.equals(root) ? h.isAlive() : !gone(h)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -120,6 +130,15 @@ final class ProcessTree {
         return true;
     }
 
+    // A descendant that has ended: an orphan of this JVM is collected here first.
+    private boolean gone(ProcessHandle h) {
+        if (!isGone(h)) {
+            return false;
+        }
+        subreaper.reapIfOrphaned(h);
+        return true;
+    }
+
     /**
      * Whether {@code h} has ended: the JDK no longer sees it alive, or it is a zombie (dead,
      * waiting for its parent to collect it; told by its state in {@code /proc}, where there is one).
@@ -128,15 +147,17 @@ final class ProcessTree {
         if (!h.isAlive()) {
             return true;
         }
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(h.pid()), "stat"));
-            // "pid (comm) S ...": the name may hold anything, so the state follows its last ')'.
-            int close = stat.lastIndexOf(')');
-            return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 'Z';
-        } catch (IOException | RuntimeException e) {
-            // Gone since (the file went with it), or no /proc here: the JDK's word stands.
-            return !h.isAlive();
-        }
+        ProcStat stat = ProcStat.of(h.pid());
+        // No such file: gone since (the file went with it), or no /proc here: the JDK's word stands.
+        return stat == null ? !h.isAlive() : stat.zombie();
+    }
+
+    /**
+     * How the child itself ended: {@link ServerEnd#KILLED} once it got SIGKILL while alive,
+     * else {@link ServerEnd#TERMINATED} once it got SIGTERM, else {@link ServerEnd#FINISHED}.
+     */
+    ServerEnd childEnd() {
+        return killed ? ServerEnd.KILLED : terminated ? ServerEnd.TERMINATED : ServerEnd.FINISHED;
     }
 
     /** Whether anything of the tree is still alive. */
@@ -154,6 +175,7 @@ final class ProcessTree {
         if (alive.isEmpty()) {
             return;
         }
+        terminated |= alive.contains(root);
         alive.forEach(ProcessHandle::destroy);
         if (!awaitAllExited(termGrace)) {
             kill();

@@ -6,7 +6,7 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * Copies a child server's stderr into a stream of the caller's ({@code ServerStderr.to}), as it
@@ -24,7 +24,7 @@ final class StderrDrain {
 
     static StderrDrain start(InputStream stderr, OutputStream out, String threadName) {
         StderrDrain drain = new StderrDrain();
-        Thread.ofPlatform().daemon().name(threadName).start(() -> drain.copy(stderr, out));
+        Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(() -> drain.copy(stderr, out)));
         return drain;
     }
 

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.ShutdownTimings;
 import java.io.Closeable;
 import java.io.IOException;
@@ -12,7 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.tinylog.Logger;
+import dev.stretto.proxy.logging.Logger;
 
 /**
  * A server in the same JVM, reached through a pair of streams: the proxy writes the host's
@@ -45,6 +46,8 @@ public final class StreamUpstream implements PipedUpstream {
     private final CompletableFuture<Void> inputEnded = new CompletableFuture<>();
     // Set once the proxy closes fromServer itself: a read that fails then is no news.
     private volatile boolean closing;
+    // Set when the proxy closed the streams while the server's output was still open.
+    private volatile boolean cutOff;
     // Set once by start(), before any other method runs.
     private OutputReader output;
 
@@ -113,6 +116,7 @@ public final class StreamUpstream implements PipedUpstream {
                 Logger.warn("the in-process server {} did not end its output within {} ms after its input closed;"
                         + " the session ends without the rest of it", name, timings.grace().toMillis());
                 closing = true;
+                cutOff = true;
                 closeQuietly(fromServer);
                 return 0;
             } catch (ExecutionException cannotHappen) {
@@ -130,9 +134,18 @@ public final class StreamUpstream implements PipedUpstream {
     /** Closes both streams: the server sees the end of its input, the proxy reads nothing more. */
     @Override
     public void abort() {
+        if (output != null && !output.ended().isDone()) {
+            cutOff = true;
+        }
         closing = true;
         closeQuietly(toServer);
         closeQuietly(fromServer);
+    }
+
+    /** {@link ServerEnd#CUT_OFF} once the proxy closed the streams while the output was still open. */
+    @Override
+    public ServerEnd serverEnd() {
+        return cutOff ? ServerEnd.CUT_OFF : ServerEnd.FINISHED;
     }
 
     private static void closeQuietly(Closeable c) {

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.upstream;
 
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.io.Line;
 import java.io.IOException;
 import java.util.List;
@@ -100,4 +101,11 @@ public interface Upstream {
 
     /** Ends the server side at once: destroys the child, cancels HTTP exchanges. Idempotent. */
     void abort();
+
+    /**
+     * How the server side ended, once {@link #awaitEnd()} has returned or the upstream was
+     * stopped or aborted: by itself, or ended by the proxy (the ladder's SIGTERM or SIGKILL,
+     * streams closed or exchanges given up on while the server had not finished).
+     */
+    ServerEnd serverEnd();
 }

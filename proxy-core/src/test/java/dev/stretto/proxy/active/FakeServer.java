@@ -2,6 +2,7 @@ package dev.stretto.proxy.active;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +52,11 @@ final class FakeServer implements Upstream {
     @Override
     public void abort() {
         exit.complete(137);
+    }
+
+    @Override
+    public ServerEnd serverEnd() {
+        return ServerEnd.FINISHED;
     }
 
     /** The server writes {@code line} (once the session has started it). */

@@ -13,6 +13,7 @@ import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.run.FlowOptions;
 import dev.stretto.proxy.flow.run.ServedFlow;
 import dev.stretto.proxy.testing.ReferenceData;
+import dev.stretto.proxy.testing.Stderr;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;

@@ -16,6 +16,7 @@ import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.oracle.OracleSettings;
 import dev.stretto.proxy.testing.ReferenceData;
+import dev.stretto.proxy.testing.Stderr;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;

@@ -1,6 +1,9 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.logging.Logger;
+import dev.stretto.proxy.ServerEnd;
 import static dev.stretto.proxy.http.FakeMcpServer.json;
 import static dev.stretto.proxy.http.FakeMcpServer.sse;
 import static dev.stretto.proxy.http.FakeMcpServer.status;
@@ -21,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -31,6 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class HttpUpstreamTest {
 
@@ -49,6 +55,9 @@ class HttpUpstreamTest {
     private FakeMcpServer server;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> warnings = new LinkedBlockingQueue<>();
+    /** What the upstream said through the proxy's messages (not its warning channel), "LEVEL text". */
+    private final BlockingQueue<String> said = new LinkedBlockingQueue<>();
+    private final ProxyMessages messages = (level, text) -> said.add(level + " " + text);
     private final List<CountDownLatch> releaseAtEnd = new ArrayList<>();
     private HttpUpstream upstream;
 
@@ -70,7 +79,10 @@ class HttpUpstreamTest {
         upstream = new HttpUpstream(uri, headers, Duration.ofSeconds(5), drain, FAST, warnings::add);
         upstream.start((line, newline) -> {
             assertTrue(newline, "every line to the host ends in a newline");
-            lines.add(new String(line, StandardCharsets.UTF_8));
+            // As the session's way to the host does: an interrupted thread's line is dropped.
+            if (!Thread.currentThread().isInterrupted()) {
+                lines.add(new String(line, StandardCharsets.UTF_8));
+            }
         }, WORK);
         return upstream;
     }
@@ -111,7 +123,7 @@ class HttpUpstreamTest {
         List<Callable<Void>> companions = upstream.companions();
         assertEquals(1, companions.size());
         FutureTask<Void> task = new FutureTask<>(companions.getFirst());
-        Thread.ofVirtual().start(task);
+        Thread.ofVirtual().start(() -> Logger.runWith(messages, task));
         return task;
     }
 
@@ -151,6 +163,8 @@ class HttpUpstreamTest {
         send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
         assertEquals("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}", line());
         assertEquals(0, end());
+        upstream.abort();
+        assertEquals(ServerEnd.FINISHED, upstream.serverEnd(), "everything was answered");
 
         List<Seen> rest = drainSeen();
         assertEquals(List.of("DELETE ", "POST notifications/initialized", "POST tools/list"),
@@ -684,9 +698,130 @@ class HttpUpstreamTest {
         send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\"}");
         assertEquals(LOG, line());
         assertEquals(0, end());
+        assertEquals(ServerEnd.CUT_OFF, upstream.serverEnd(), "the proxy gave up on the server's answer");
         assertEquals(error("9", Link.STOPPED_WAITING), line());
         assertTrue(warning().contains("still open"));
         assertEquals("s-1", server.next("DELETE", null).header("mcp-session-id"));
+    }
+
+    @Test
+    void requestWhoseEventStreamStaysSilentIsAnsweredOnceTheDrainRunsOut() throws Exception {
+        CountDownLatch never = latch();
+        server.route = (ex, s) -> {
+            if ("tools/call".equals(s.rpcMethod())) {
+                sse(ex).out().flush(); // the headers go out at once, then nothing
+                never.await(30, TimeUnit.SECONDS);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start(server.uri(), List.of(), Duration.ofMillis(100));
+        initialize();
+        send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\"}");
+        server.next("POST", "tools/call");
+        assertEquals(0, end());
+        assertEquals(error("9", Link.STOPPED_WAITING), line());
+        assertTrue(warning().contains("still open"));
+    }
+
+    @Test
+    void requestsTheHostCancelledAreFinishedAndTheEndDoesNotWaitForThem() throws Exception {
+        CountDownLatch never = latch();
+        server.route = (ex, s) -> {
+            if ("tools/call".equals(s.rpcMethod())) {
+                if (s.json().path("id").asInt() == 9) {
+                    sse(ex).out().flush(); // the stream opens, and nothing comes
+                }
+                never.await(30, TimeUnit.SECONDS); // request 10: not even the headers
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        // A drain far longer than end() may take: a cancelled request must not be waited for.
+        start(server.uri(), List.of(), Duration.ofSeconds(60));
+        initialize();
+        send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\"}");
+        send("{\"jsonrpc\":\"2.0\",\"id\":\"ten\",\"method\":\"tools/call\"}");
+        server.next("POST", "tools/call");
+        server.next("POST", "tools/call");
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":9}}");
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"reason\":\"x\","
+                + "\"requestId\":\"ten\"}}");
+        // Each POST has a thread of its own: the two may reach the server in either order.
+        assertEquals(Set.of("9", "\"ten\""), Set.of(
+                server.next("POST", "notifications/cancelled").json().path("params").path("requestId").toString(),
+                server.next("POST", "notifications/cancelled").json().path("params").path("requestId").toString()),
+                "the server is told");
+        assertEquals(0, end());
+        assertTrue(lines.isEmpty(), "a cancelled request gets no answer: " + lines);
+        assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    @Test
+    void aCancellationNamingNoOpenRequestChangesNothing() throws Exception {
+        start();
+        initialize();
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"9\"}}");
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":{\"id\":1}}}");
+        send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\"}");
+        assertEquals(LOG, line());
+        assertEquals("{\"id\":9,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[]}}", line());
+        assertEquals(0, end());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {400, 404, 403})
+    void aGetStreamRefusedWithAClientErrorIsNotAskedForAgain(int refusal) throws Exception {
+        AtomicInteger gets = new AtomicInteger();
+        server.route = (ex, s) -> {
+            if (s.method().equals("GET")) {
+                gets.incrementAndGet();
+                status(ex, refusal);
+            } else if ("initialize".equals(s.rpcMethod())) {
+                // A stateless server: no session id.
+                json(ex, 200, INIT_RESULT);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        initialize();
+        FutureTask<Void> companion = companion();
+        send(INITIALIZED);
+        assertEquals("INFO the server answered HTTP " + refusal + " to the GET for its own event stream, so it has"
+                + " none: what it sends outside the answers to requests cannot reach the host",
+                said.poll(10, TimeUnit.SECONDS));
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertEquals("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}", line(), "requests still work");
+        assertEquals(0, end());
+        assertNull(companion.get(10, TimeUnit.SECONDS));
+        assertEquals(1, gets.get(), "asked once");
+        assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    @Test
+    void aGetStreamFailingWithAServerErrorIsTriedAgain() throws Exception {
+        AtomicInteger gets = new AtomicInteger();
+        CountDownLatch thirdTry = new CountDownLatch(1);
+        server.route = (ex, s) -> {
+            if (s.method().equals("GET")) {
+                if (gets.incrementAndGet() == 3) {
+                    thirdTry.countDown();
+                }
+                status(ex, 503);
+            } else {
+                FakeMcpServer.standard(ex, s);
+            }
+        };
+        start();
+        initialize();
+        FutureTask<Void> companion = companion();
+        send(INITIALIZED);
+        await(thirdTry, "the GET stream was not tried a third time");
+        assertEquals("the server's own event stream could not be opened (HTTP 503); trying again with growing delays",
+                warning());
+        assertEquals(0, end());
+        assertNull(companion.get(10, TimeUnit.SECONDS));
     }
 
     @Test
@@ -800,6 +935,7 @@ class HttpUpstreamTest {
         upstream.stop();
         assertEquals("s-1", server.next("DELETE", null).header("mcp-session-id"));
         assertEquals(0, end.get(10, TimeUnit.SECONDS));
+        assertEquals(ServerEnd.CUT_OFF, upstream.serverEnd(), "stopped with a call still open");
         assertTrue(lines.isEmpty(), lines.toString());
         assertTrue(warnings.isEmpty(), warnings.toString());
     }

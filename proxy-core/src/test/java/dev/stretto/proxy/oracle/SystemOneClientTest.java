@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.proxy.StderrMessages;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -202,6 +203,7 @@ class SystemOneClientTest {
             System.setErr(capture);
             failure = assertThrows(OracleException.class, () -> c.ask(request()));
         } finally {
+            StderrMessages.flush(Duration.ofSeconds(10));
             System.setErr(saved);
             c.close();
         }

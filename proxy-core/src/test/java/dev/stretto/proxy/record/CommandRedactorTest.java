@@ -72,6 +72,7 @@ class CommandRedactorTest {
                 row(Shape.SCHEME_TOKEN, "srv --with|Basic dXNlcjpwYXNz", "srv --with|Basic " + R),
                 row(Shape.KNOWN_TOKEN, "srv sk-proj-abcdefghijklmnop1234", "srv " + R),
                 row(Shape.KNOWN_TOKEN, "srv sk-ant-api03-abcdefghijklmnopqrstuv", "srv " + R),
+                row(Shape.KNOWN_TOKEN, "srv --key-file=x sk-abc123", "srv --key-file=" + R + " " + R),
                 row(Shape.KNOWN_TOKEN, "srv --x=ghp_abcdefghijklmnopqrstuvwxyz0123", "srv --x=" + R),
                 row(Shape.KNOWN_TOKEN, "srv github_pat_11ABCDEFG0abcdefghijkl_mnop", "srv " + R),
                 row(Shape.KNOWN_TOKEN, "srv xoxb-1234567890-abcdefghij", "srv " + R),
@@ -95,6 +96,7 @@ class CommandRedactorTest {
                 row(null, "srv https://example.com/mcp?region=eu&page=2", "srv https://example.com/mcp?region=eu&page=2"),
                 row(null, "srv --email me@example.com", "srv --email me@example.com"),
                 row(null, "pip install scikit-learn sk-learn", "pip install scikit-learn sk-learn"),
+                row(null, "srv --lang sk-SK --script sk-Latn", "srv --lang sk-SK --script sk-Latn"),
                 row(null, "srv --mode basic --x Bearer", "srv --mode basic --x Bearer"),
                 row(null, "srv http://localhost:8080/mcp", "srv http://localhost:8080/mcp"));
     }

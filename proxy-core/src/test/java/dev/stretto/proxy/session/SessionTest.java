@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.testing.HostStreams;
@@ -96,6 +97,11 @@ class SessionTest {
         @Override
         public void abort() {
             events.add("abort");
+        }
+
+        @Override
+        public ServerEnd serverEnd() {
+            return ServerEnd.FINISHED;
         }
     }
 

@@ -18,9 +18,9 @@ class ChildReaperTest {
         reaper.afterFirstStart(() -> ran.add("before"));
         assertEquals(List.of(), ran, "no server has been started yet");
 
-        Process first = reaper.start(new ProcessBuilder("true"));
+        Process first = reaper.start(new ProcessBuilder("true")).process();
         assertEquals(List.of("before"), ran);
-        reaper.start(new ProcessBuilder("true")).waitFor(10, TimeUnit.SECONDS);
+        reaper.start(new ProcessBuilder("true")).process().waitFor(10, TimeUnit.SECONDS);
         assertEquals(List.of("before"), ran, "the task runs once, not at every start");
 
         reaper.afterFirstStart(() -> ran.add("after"));

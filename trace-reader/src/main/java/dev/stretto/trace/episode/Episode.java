@@ -27,6 +27,11 @@ import java.util.Objects;
 public record Episode(String id, String taskId, long trial, String domain, String agentModel, double reward,
                       List<Event> events) {
 
+    /**
+     * Checks the episode.
+     *
+     * @throws NullPointerException when a component other than {@code reward} and {@code trial} is null
+     */
     public Episode {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(taskId, "taskId");
@@ -43,17 +48,25 @@ public record Episode(String id, String taskId, long trial, String domain, Strin
      * {@code message}, or the error as JSON) or {@code isError: true}. Its content is the
      * {@code text} of the result's {@code type:"text"} items joined with {@code '\n'}; without
      * any, {@code structuredContent} as JSON; without that, the whole result as JSON.
+     *
+     * @param log the session log
+     * @return its episode
      */
     public static Episode of(SessionLog log) {
         return Timeline.of(log).episode();
     }
 
-    /** This episode with another reward. */
+    /**
+     * This episode with another reward.
+     *
+     * @param newReward the reward
+     * @return the episode
+     */
     public Episode withReward(double newReward) {
         return new Episode(id, taskId, trial, domain, agentModel, newReward, events);
     }
 
-    /** All tool calls of all assistant turns, in order. */
+    /** {@return all tool calls of all assistant turns, in order} */
     public List<ToolCall> calls() {
         return events.stream()
                 .filter(e -> e instanceof Event.Assistant)
@@ -65,6 +78,8 @@ public record Episode(String id, String taskId, long trial, String domain, Strin
      * The episode's JSON: compact, fields in the order of the reference's types, call
      * arguments with sorted keys, floats in Rust's spelling ({@code "reward":0.0}), absent
      * text and usage as {@code null}. One line, no newline.
+     *
+     * @return the JSON
      */
     public String toJson() {
         return EpisodeJson.write(this);
@@ -73,6 +88,8 @@ public record Episode(String id, String taskId, long trial, String domain, Strin
     /**
      * Reads an episode from its JSON, as {@link #toJson()} writes it.
      *
+     * @param json the JSON
+     * @return the episode
      * @throws IllegalArgumentException if {@code json} is not an episode, with the reason
      */
     public static Episode fromJson(String json) {

@@ -24,6 +24,11 @@ import java.util.Set;
  */
 public record EpisodeCut(Episode episode, List<ToolCall> pending) {
 
+    /**
+     * Checks the cut.
+     *
+     * @throws NullPointerException when {@code episode} or {@code pending} is null
+     */
     public EpisodeCut {
         Objects.requireNonNull(episode, "episode");
         pending = List.copyOf(pending);
@@ -33,6 +38,8 @@ public record EpisodeCut(Episode episode, List<ToolCall> pending) {
      * Cuts {@code episode} at the call with id {@code callId} (the latest turn holding such a
      * call; within it the last call of that id, since a reused id replaces the earlier call).
      *
+     * @param episode the episode
+     * @param callId  the call's id
      * @return the cut, or empty when no turn holds that call
      */
     public static Optional<EpisodeCut> afterCall(Episode episode, String callId) {

@@ -16,6 +16,11 @@ public sealed interface Event {
      * @param text what the user said
      */
     record User(String text) implements Event {
+        /**
+         * Checks the turn.
+         *
+         * @throws NullPointerException when {@code text} is null
+         */
         public User {
             Objects.requireNonNull(text, "text");
         }
@@ -31,6 +36,11 @@ public sealed interface Event {
      * @param usage tokens and cost, or null when unknown
      */
     record Assistant(String text, List<ToolCall> calls, Usage usage) implements Event {
+        /**
+         * Checks the turn.
+         *
+         * @throws NullPointerException when {@code calls} is null
+         */
         public Assistant {
             calls = List.copyOf(calls);
         }
@@ -45,6 +55,11 @@ public sealed interface Event {
      * @param content the result's text; see {@link Episode#of(dev.stretto.trace.log.SessionLog)}
      */
     record ToolResult(String callId, String name, boolean error, String content) implements Event {
+        /**
+         * Checks the result.
+         *
+         * @throws NullPointerException when {@code callId}, {@code name} or {@code content} is null
+         */
         public ToolResult {
             Objects.requireNonNull(callId, "callId");
             Objects.requireNonNull(name, "name");

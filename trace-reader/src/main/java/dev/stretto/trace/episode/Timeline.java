@@ -61,13 +61,23 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
      */
     public static final String COMMIT_TOOL = "stretto_commit";
 
+    /**
+     * Checks the timeline.
+     *
+     * @throws NullPointerException when {@code header}, {@code steps} or {@code turns} is null
+     */
     public Timeline {
         Objects.requireNonNull(header, "header");
         steps = List.copyOf(steps);
         turns = List.copyOf(turns);
     }
 
-    /** Builds the timeline of a session log. Never fails: what it cannot use it skips. */
+    /**
+     * Builds the timeline of a session log. Never fails: what it cannot use it skips.
+     *
+     * @param log the session log
+     * @return its timeline
+     */
     public static Timeline of(SessionLog log) {
         TimelineBuilder builder = new TimelineBuilder(log.header());
         for (LogEntry e : log.entries()) {
@@ -86,7 +96,7 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
 
     /** One step of the timeline. */
     public sealed interface Step {
-        /** When it was logged, in milliseconds after the proxy started. */
+        /** {@return when it was logged, in milliseconds after the proxy started} */
         long tMs();
     }
 
@@ -126,6 +136,11 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
      * @param calls  its calls, in the order they were sent
      */
     public record Turn(int number, long startMs, List<Call> calls) {
+        /**
+         * Checks the turn.
+         *
+         * @throws NullPointerException when {@code calls} is null
+         */
         public Turn {
             calls = List.copyOf(calls);
         }
@@ -152,12 +167,14 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
         /**
          * Whether this is one of the proxy's own calls: a flow's lookup, or a call a
          * {@code stretto_commit} made.
+         *
+         * @return true for the proxy's own call
          */
         public boolean isLookup() {
             return from == Source.PROXY;
         }
 
-        /** Whether this is the agent's call of {@value Timeline#COMMIT_TOOL}, which the proxy answers itself. */
+        /** {@return whether this is the agent's call of {@value Timeline#COMMIT_TOOL}, which the proxy answers itself} */
         public boolean isCommit() {
             return from == Source.CLIENT && COMMIT_TOOL.equals(name);
         }
@@ -166,18 +183,20 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
          * Whether the proxy itself answered one of the agent's calls with an error: the policy
          * check refused it. (A commit the proxy answers with an error is not refused: some
          * call it made failed.)
+         *
+         * @return true for a refused call
          */
         public boolean isRefused() {
             return from == Source.CLIENT && !isCommit() && result != null && result.from() == Source.PROXY
                     && result.error();
         }
 
-        /** Milliseconds from the request to its result, or -1 when none came back. */
+        /** {@return milliseconds from the request to its result, or -1 when none came back} */
         public long durationMs() {
             return result == null ? -1 : result.tMs() - sentMs;
         }
 
-        /** The call as an episode holds it. */
+        /** {@return the call as an episode holds it} */
         public ToolCall toolCall() {
             return new ToolCall(id, name, arguments);
         }
@@ -198,6 +217,8 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
     /**
      * Every call of the session in the order it was sent (calls only ever join the newest
      * turn, so this is the turns' calls one after the other).
+     *
+     * @return the calls
      */
     public List<Call> calls() {
         List<Call> all = new ArrayList<>();
@@ -207,14 +228,14 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
         return all;
     }
 
-    /** How many calls came back as errors. */
+    /** {@return how many calls came back as errors} */
     public long failedCalls() {
         return turns.stream().flatMap(t -> t.calls().stream())
                 .filter(c -> c.result() != null && c.result().error())
                 .count();
     }
 
-    /** The episode of this session: the steps as events, without times. */
+    /** {@return the episode of this session: the steps as events, without times} */
     public Episode episode() {
         List<Event> events = new ArrayList<>(steps.size());
         for (Step s : steps) {

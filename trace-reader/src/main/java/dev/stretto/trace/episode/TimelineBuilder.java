@@ -60,7 +60,11 @@ public final class TimelineBuilder {
     /** The episode last handed out, until the next entry changes it. */
     private Episode episode;
 
-    /** A builder for the session whose log starts with {@code header}. */
+    /**
+     * A builder for the session whose log starts with {@code header}.
+     *
+     * @param header the log's header
+     */
     public TimelineBuilder(LogHeader header) {
         this.header = Objects.requireNonNull(header, "header");
     }
@@ -126,6 +130,8 @@ public final class TimelineBuilder {
     /**
      * Takes the log's next entry. Entries that are not messages, and messages that play no
      * part in an episode, only move the timeline's end ({@link Timeline#endMs()}).
+     *
+     * @param entry the entry
      */
     public void add(LogEntry entry) {
         lastMs = entry.tMs();
@@ -164,6 +170,8 @@ public final class TimelineBuilder {
     /**
      * The episode's events so far, in order: a read-only view that later entries change, so
      * read it before the next {@code add}.
+     *
+     * @return the events
      */
     public List<Event> events() {
         if (current != null && current.dirty) {
@@ -172,7 +180,7 @@ public final class TimelineBuilder {
         return eventsView;
     }
 
-    /** The episode of the entries so far, as {@link Timeline#episode()} would give it. */
+    /** {@return the episode of the entries so far, as {@link Timeline#episode()} would give it} */
     public Episode episode() {
         if (episode == null) {
             episode = new Episode(header.session(), "", 0, domain(), agentModel(), 0.0, events());
@@ -180,7 +188,7 @@ public final class TimelineBuilder {
         return episode;
     }
 
-    /** The timeline of the entries so far: a new one at every call. */
+    /** {@return the timeline of the entries so far: a new one at every call} */
     public Timeline timeline() {
         return freeze();
     }

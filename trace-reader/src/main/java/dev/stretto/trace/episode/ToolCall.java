@@ -17,6 +17,11 @@ import java.util.Optional;
  */
 public record ToolCall(String id, String name, JsonNode arguments) {
 
+    /**
+     * Checks the call and copies its arguments.
+     *
+     * @throws NullPointerException when a component is null
+     */
     public ToolCall {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");
@@ -29,6 +34,7 @@ public record ToolCall(String id, String name, JsonNode arguments) {
      * {@link #idText} spells it, the name ({@code ""} when missing or not a string) and the
      * arguments ({@code {}} when missing or null).
      *
+     * @param message a JSON-RPC message
      * @return the call, or empty when {@code message} is not a {@code tools/call} request with an id
      */
     public static Optional<ToolCall> ofRequest(JsonNode message) {
@@ -46,12 +52,17 @@ public record ToolCall(String id, String name, JsonNode arguments) {
                 args == null || args.isNull() ? JsonNodeFactory.instance.objectNode() : args));
     }
 
-    /** A JSON-RPC id as an episode spells it: a string as it is, anything else as its JSON text. */
+    /**
+     * A JSON-RPC id as an episode spells it: a string as it is, anything else as its JSON text.
+     *
+     * @param id the id
+     * @return its spelling
+     */
     public static String idText(JsonNode id) {
         return id.isTextual() ? id.textValue() : CanonicalJson.write(id);
     }
 
-    /** The arguments; a copy, since JSON trees are mutable. */
+    /** {@return the arguments; a copy, since JSON trees are mutable} */
     @Override
     public JsonNode arguments() {
         return arguments.deepCopy();

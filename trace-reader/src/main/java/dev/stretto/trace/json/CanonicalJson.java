@@ -52,12 +52,12 @@ public final class CanonicalJson {
     private CanonicalJson() {
     }
 
-    /** The JSON factory shared by the trace reader, with no length limits. */
+    /** {@return the JSON factory shared by the trace reader, with no length limits} */
     public static JsonFactory factory() {
         return FACTORY;
     }
 
-    /** An object mapper over {@link #factory()}; reading trees with it is thread-safe. */
+    /** {@return an object mapper over {@link #factory()}; reading trees with it is thread-safe} */
     public static ObjectMapper mapper() {
         return Mapper.INSTANCE;
     }
@@ -65,6 +65,8 @@ public final class CanonicalJson {
     /**
      * Parses one JSON text into a tree.
      *
+     * @param json the text
+     * @return the tree
      * @throws IllegalArgumentException if {@code json} is not exactly one JSON value
      */
     public static JsonNode parse(String json) {
@@ -87,6 +89,7 @@ public final class CanonicalJson {
      * written back so), where Jackson would make it the integer 0. Iterative, so a deeply
      * nested value cannot exhaust the stack.
      *
+     * @param p the parser, at the value or before it
      * @return the value, or null at the end of the input
      * @throws IOException when the text is not JSON
      */
@@ -143,14 +146,24 @@ public final class CanonicalJson {
         return null;
     }
 
-    /** Returns {@code value} as compact JSON with sorted keys and Rust number spelling. */
+    /**
+     * Returns {@code value} as compact JSON with sorted keys and Rust number spelling.
+     *
+     * @param value the tree
+     * @return its JSON
+     */
     public static String write(JsonNode value) {
         StringBuilder out = new StringBuilder();
         append(out, value);
         return out.toString();
     }
 
-    /** Appends {@code value} to {@code out}; see {@link #write(JsonNode)}. */
+    /**
+     * Appends {@code value} to {@code out}; see {@link #write(JsonNode)}.
+     *
+     * @param out   where the JSON goes
+     * @param value the tree
+     */
     public static void append(StringBuilder out, JsonNode value) {
         append(out, value, true, COMPACT);
     }
@@ -159,6 +172,9 @@ public final class CanonicalJson {
      * Appends {@code value} like {@link #append(StringBuilder, JsonNode)} but with object
      * keys in the tree's own order (for a parsed tree, the order of its text), for values
      * that are written back where they were read rather than re-serialised.
+     *
+     * @param out   where the JSON goes
+     * @param value the tree
      */
     public static void appendKeepingKeyOrder(StringBuilder out, JsonNode value) {
         append(out, value, false, COMPACT);
@@ -170,6 +186,9 @@ public final class CanonicalJson {
      * of indentation per level, {@code "key": value}, empty objects and arrays as {@code {}}
      * and {@code []}, no newline at the end; numbers and strings as {@link #write(JsonNode)}
      * spells them.
+     *
+     * @param value the tree
+     * @return its pretty JSON
      */
     public static String writePrettyKeepingKeyOrder(JsonNode value) {
         StringBuilder out = new StringBuilder();
@@ -251,6 +270,9 @@ public final class CanonicalJson {
      * same double, always with a decimal point or an exponent): {@code 0.0}, {@code -0.0},
      * {@code 19.0}, {@code 0.001}, {@code 1e-7}, {@code 1.5e20}, {@code 5e-324}. Non-finite
      * values are written as {@code null}, as serde_json writes them.
+     *
+     * @param d the number
+     * @return its spelling
      */
     public static String formatDouble(double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
@@ -287,6 +309,10 @@ public final class CanonicalJson {
      * for reasons and messages: the exact value rounded half to even ({@code 0.125} is
      * {@code 0.12}, {@code 0.375} is {@code 0.38}), the sign of a negative value kept even when
      * it rounds to zero ({@code -0.00}), {@code NaN}, {@code inf} and {@code -inf} as words.
+     *
+     * @param d        the number
+     * @param decimals how many decimals
+     * @return its spelling
      */
     public static String formatFixed(double d, int decimals) {
         if (Double.isNaN(d)) {
@@ -326,7 +352,13 @@ public final class CanonicalJson {
         return java;
     }
 
-    /** Orders strings by code point, which is the byte order of their UTF-8 encodings. */
+    /**
+     * Orders strings by code point, which is the byte order of their UTF-8 encodings.
+     *
+     * @param a one string
+     * @param b the other
+     * @return negative, zero or positive as {@code a} comes before, with or after {@code b}
+     */
     public static int compareCodePoints(String a, String b) {
         int i = 0;
         int j = 0;

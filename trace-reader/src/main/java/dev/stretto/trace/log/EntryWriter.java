@@ -34,7 +34,11 @@ public final class EntryWriter implements Flushable, Closeable {
     private final MessageCheck check = new MessageCheck();
     private final LossyUtf8 raw;
 
-    /** A writer of entries to {@code out}, which it closes at {@link #close()}. */
+    /**
+     * A writer of entries to {@code out}, which it closes at {@link #close()}.
+     *
+     * @param out where the log's lines go
+     */
     public EntryWriter(OutputStream out) {
         this.stream = out;
         this.out = new ByteOut(out, BUFFER);
@@ -44,6 +48,11 @@ public final class EntryWriter implements Flushable, Closeable {
     /**
      * Writes the entry of one line: read at {@code tMs}, from {@code from}; its bytes (without
      * the line's {@code '\n'}) as a message or as raw text, by {@link LineClassifier}'s rule.
+     *
+     * @param tMs  when the line was read, in ms since the session started
+     * @param from who wrote it
+     * @param line its bytes
+     * @throws IOException when the stream cannot take it
      */
     public void write(long tMs, Source from, LineBytes line) throws IOException {
         int pieces = line.pieceCount();
@@ -97,7 +106,13 @@ public final class EntryWriter implements Flushable, Closeable {
         }
     }
 
-    /** Writes an entry that was made already (a scrubbed one, say): the line {@link LogEntry#toJson()} gives. */
+    /**
+     * Writes an entry that was made already (a scrubbed one, say): the line {@link
+     * LogEntry#toJson()} gives.
+     *
+     * @param entry the entry
+     * @throws IOException when the stream cannot take it
+     */
     public void write(LogEntry entry) throws IOException {
         byte[] json = entry.toJson().getBytes(StandardCharsets.UTF_8);
         try {

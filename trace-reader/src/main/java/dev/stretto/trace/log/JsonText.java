@@ -16,14 +16,24 @@ public final class JsonText {
     private JsonText() {
     }
 
-    /** Returns {@code s} as a quoted JSON string. */
+    /**
+     * Returns {@code s} as a quoted JSON string.
+     *
+     * @param s any text
+     * @return the JSON string, quotes included
+     */
     public static String quote(String s) {
         StringBuilder out = new StringBuilder(s.length() + 2);
         appendQuoted(out, s);
         return out.toString();
     }
 
-    /** Appends {@code s} to {@code out} as a quoted JSON string. */
+    /**
+     * Appends {@code s} to {@code out} as a quoted JSON string.
+     *
+     * @param out where it goes
+     * @param s   any text
+     */
     public static void appendQuoted(StringBuilder out, String s) {
         out.append('"');
         int copied = 0;

@@ -8,16 +8,31 @@ package dev.stretto.trace.log;
  */
 public interface LineBytes {
 
-    /** How many pieces hold the line (1 for a line in one array). */
+    /** {@return how many pieces hold the line (1 for a line in one array)} */
     int pieceCount();
 
-    /** Piece {@code i}; its first {@link #pieceLength(int)} bytes are the line's. Not to be modified. */
+    /**
+     * Piece {@code i}; its first {@link #pieceLength(int)} bytes are the line's.
+     *
+     * @param i which piece, from 0
+     * @return the piece, not to be modified
+     */
     byte[] piece(int i);
 
-    /** How many bytes of {@link #piece(int)} belong to the line. */
+    /**
+     * How many bytes of {@link #piece(int)} belong to the line.
+     *
+     * @param i which piece, from 0
+     * @return the number of bytes
+     */
     int pieceLength(int i);
 
-    /** The bytes of {@code b}, whole, as a line. */
+    /**
+     * The bytes of {@code b}, whole, as a line.
+     *
+     * @param b the line's bytes
+     * @return the line
+     */
     static LineBytes of(byte[] b) {
         return new LineBytes() {
             @Override

@@ -35,12 +35,22 @@ public final class LineClassifier {
     private LineClassifier() {
     }
 
-    /** Classifies a whole array; see {@link #classify(byte[], int, int)}. */
+    /**
+     * Classifies a whole array; see {@link #classify(byte[], int, int)}.
+     *
+     * @param line the line's bytes
+     * @return the line as a message or as raw text
+     */
     public static Payload classify(byte[] line) {
         return classify(line, 0, line.length);
     }
 
-    /** Classifies a line held in pieces; see {@link #classify(byte[], int, int)}. */
+    /**
+     * Classifies a line held in pieces; see {@link #classify(byte[], int, int)}.
+     *
+     * @param line the line's bytes
+     * @return the line as a message or as raw text
+     */
     public static Payload classify(LineBytes line) {
         if (line.pieceCount() == 1) {
             return classify(line.piece(0), 0, line.pieceLength(0));
@@ -56,6 +66,9 @@ public final class LineClassifier {
      * Classifies {@code len} bytes of {@code buf} from {@code off}: one line, with or without
      * its terminator.
      *
+     * @param buf where the line is
+     * @param off where it starts in {@code buf}
+     * @param len how many bytes it has
      * @return a {@link Payload.Message} holding the line's own text trimmed of surrounding
      *         white space when the line is one JSON text by the rule on this class; otherwise a
      *         {@link Payload.Raw} with the line's text, its terminator removed and ill-formed
@@ -75,6 +88,9 @@ public final class LineClassifier {
     /**
      * Whether {@link #classify(byte[])} makes {@code line} a {@link Payload.Message}, without
      * decoding its text: for a caller that only needs to know, on every line.
+     *
+     * @param line the line's bytes
+     * @return whether it is a message
      */
     public static boolean isMessage(byte[] line) {
         return check(line, 0, withoutTerminator(line, 0, line.length)).isMessage();

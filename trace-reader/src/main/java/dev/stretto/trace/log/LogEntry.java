@@ -12,6 +12,11 @@ import java.util.Objects;
  */
 public record LogEntry(long tMs, Source from, Payload payload) {
 
+    /**
+     * Checks the entry.
+     *
+     * @throws NullPointerException when {@code from} or {@code payload} is null
+     */
     public LogEntry {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(payload, "payload");
@@ -20,6 +25,8 @@ public record LogEntry(long tMs, Source from, Payload payload) {
     /**
      * The entry's JSON line (without the newline), fields in the reference's order:
      * {@code t_ms}, {@code from}, then {@code message} spliced in verbatim or {@code raw}.
+     *
+     * @return the line
      */
     public String toJson() {
         StringBuilder out = new StringBuilder(64 + switch (payload) {

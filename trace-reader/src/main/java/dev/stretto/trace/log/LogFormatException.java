@@ -8,11 +8,16 @@ import java.io.IOException;
  */
 public final class LogFormatException extends IOException {
 
+    /** The file, as the caller named it. */
     private final String file;
+    /** The 1-based number of the bad line. */
     private final int line;
+    /** What is wrong with the line. */
     private final String reason;
 
     /**
+     * A bad line of a file.
+     *
      * @param file   the file as the caller named it
      * @param line   the 1-based line number
      * @param reason what is wrong, as a short phrase
@@ -24,17 +29,17 @@ public final class LogFormatException extends IOException {
         this.reason = reason;
     }
 
-    /** The file, as the caller named it. */
+    /** {@return the file, as the caller named it} */
     public String file() {
         return file;
     }
 
-    /** The 1-based number of the bad line. */
+    /** {@return the 1-based number of the bad line} */
     public int line() {
         return line;
     }
 
-    /** What is wrong with the line, without the file and line number. */
+    /** {@return what is wrong with the line, without the file and line number} */
     public String reason() {
         return reason;
     }

@@ -30,20 +30,35 @@ public record LogHeader(int version, String session, long startedUnixMs, List<St
     /** The format version this code writes. */
     public static final int CURRENT_VERSION = 2;
 
+    /**
+     * Checks the header; {@code extra} may be null for none.
+     *
+     * @throws NullPointerException when {@code session} or {@code serverCommand} is null
+     */
     public LogHeader {
         Objects.requireNonNull(session, "session");
         serverCommand = List.copyOf(serverCommand);
         extra = extra == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(extra));
     }
 
-    /** A header of the current version with no unknown fields. */
+    /**
+     * A header of the current version with no unknown fields.
+     *
+     * @param session       the session id
+     * @param startedUnixMs when the session started, in ms since the epoch
+     * @param serverCommand the server command, redacted
+     * @param domain        the domain, or null
+     * @param agentModel    the agent's model, or null
+     * @param hostSession   the host's session, or null
+     * @return the header
+     */
     public static LogHeader of(String session, long startedUnixMs, List<String> serverCommand,
                                String domain, String agentModel, String hostSession) {
         return new LogHeader(CURRENT_VERSION, session, startedUnixMs, serverCommand, domain, agentModel,
                 hostSession, null, Map.of());
     }
 
-    /** The header's JSON line (without the newline), fields in the reference's order. */
+    /** {@return the header's JSON line (without the newline), fields in the reference's order} */
     public String toJson() {
         StringBuilder out = new StringBuilder(256);
         out.append("{\"stretto_mcp_log\":").append(version);

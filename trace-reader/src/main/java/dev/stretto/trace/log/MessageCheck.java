@@ -101,7 +101,13 @@ public final class MessageCheck {
         depth = 0;
     }
 
-    /** The next {@code len} bytes of the line, from {@code b[off]}. */
+    /**
+     * The next {@code len} bytes of the line, from {@code b[off]}.
+     *
+     * @param b   where they are
+     * @param off where they start in {@code b}
+     * @param len how many there are
+     */
     public void update(byte[] b, int off, int len) {
         int end = off + len;
         int i = off;
@@ -288,6 +294,8 @@ public final class MessageCheck {
     /**
      * Whether the bytes given since {@link #reset()} are one message by the rule. Call once all
      * of the line has been given; the line may not be continued after it.
+     *
+     * @return whether the line is one message
      */
     public boolean isMessage() {
         if (state == NUMBER) {
@@ -296,12 +304,12 @@ public final class MessageCheck {
         return state == END;
     }
 
-    /** Where the message starts (after leading white space), once {@link #isMessage()} said it is one. */
+    /** {@return where the message starts (after leading white space), once {@link #isMessage()} said it is one} */
     public long messageStart() {
         return messageStart;
     }
 
-    /** Where the message ends (before trailing white space), once {@link #isMessage()} said it is one. */
+    /** {@return where the message ends (before trailing white space), once {@link #isMessage()} said it is one} */
     public long messageEnd() {
         return messageEnd;
     }

@@ -21,6 +21,8 @@ public sealed interface Payload {
         /**
          * The message parsed into a tree, or empty when its text is not JSON after all
          * (a hand-made log can hold such a line; it then tells a reader nothing).
+         *
+         * @return the tree, or empty
          */
         public Optional<JsonNode> tree() {
             try {

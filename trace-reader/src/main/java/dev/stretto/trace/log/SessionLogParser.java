@@ -56,7 +56,7 @@ final class SessionLogParser {
                 }
             } catch (BadLine e) {
                 if (torn) {
-                    // The proxy was stopped in the middle of writing its last line.
+                    // The proxy stopped, or the disk filled, in the middle of its last line.
                     tornLine = lineNo;
                     break;
                 }

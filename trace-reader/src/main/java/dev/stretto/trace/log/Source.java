@@ -17,7 +17,7 @@ public enum Source {
         this.wireName = wireName;
     }
 
-    /** The name written in the log's {@code from} field. */
+    /** {@return the name written in the log's {@code from} field} */
     public String wireName() {
         return wireName;
     }
@@ -25,6 +25,8 @@ public enum Source {
     /**
      * Parses a {@code from} value.
      *
+     * @param name {@code client}, {@code server}, {@code proxy} or {@code context}
+     * @return the source
      * @throws IllegalArgumentException if it is none of the four names
      */
     public static Source ofWireName(String name) {

@@ -45,6 +45,11 @@ import java.util.Set;
  */
 public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, String> docs) {
 
+    /**
+     * Checks the manifest and copies its maps, keeping their order.
+     *
+     * @throws NullPointerException when a component is null
+     */
     public Manifest {
         Objects.requireNonNull(domain, "domain");
         tools = Collections.unmodifiableMap(new LinkedHashMap<>(tools));
@@ -56,12 +61,22 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
      * to a {@code tools/list} request of the client) counts; a tool listed again takes its
      * latest kind. {@code readOnlyHint: true} is {@link ToolKind#READ}, {@code false}
      * {@link ToolKind#WRITE}, and anything else {@link ToolKind#GENERIC}.
+     *
+     * @param log    the session log
+     * @param domain the manifest's domain
+     * @return the manifest
      */
     public static Manifest of(SessionLog log, String domain) {
         return of(List.of(log), domain);
     }
 
-    /** The tools listed in several logs of one server, read in the order given. */
+    /**
+     * The tools listed in several logs of one server, read in the order given.
+     *
+     * @param logs   the session logs
+     * @param domain the manifest's domain
+     * @return the manifest
+     */
     public static Manifest of(List<SessionLog> logs, String domain) {
         Map<String, ToolKind> tools = new LinkedHashMap<>();
         Map<String, String> docs = new LinkedHashMap<>();
@@ -148,6 +163,8 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
     /**
      * Reads a manifest file.
      *
+     * @param file the file
+     * @return the manifest
      * @throws IOException if it cannot be read or is not a manifest (the message names the
      *                     file and the reason)
      */
@@ -164,6 +181,8 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
      * Parses a manifest's JSON: an object with {@code domain} and {@code tools}, each tool
      * mapped to {@code read}, {@code write} or {@code generic}. Other fields are ignored.
      *
+     * @param json the manifest's JSON
+     * @return the manifest
      * @throws IllegalArgumentException if it is not a manifest, with the reason
      */
     public static Manifest parse(String json) {
@@ -193,6 +212,8 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
     /**
      * The manifest file's text: pretty-printed with two-space indents, tools in order, and a
      * trailing newline, as the reference writes it.
+     *
+     * @return the file's text
      */
     public String toJson() {
         StringBuilder out = new StringBuilder(64 + 48 * tools.size());
@@ -216,7 +237,12 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
         return out.append("\n}\n").toString();
     }
 
-    /** Writes {@link #toJson()} to a file, replacing it. */
+    /**
+     * Writes {@link #toJson()} to a file, replacing it.
+     *
+     * @param file the file
+     * @throws IOException when it cannot be written
+     */
     public void write(Path file) throws IOException {
         Files.writeString(file, toJson(), StandardCharsets.UTF_8);
     }

@@ -18,7 +18,7 @@ public enum ToolKind {
         this.wireName = wireName;
     }
 
-    /** The name a manifest file uses: {@code read}, {@code write} or {@code generic}. */
+    /** {@return the name a manifest file uses: {@code read}, {@code write} or {@code generic}} */
     public String wireName() {
         return wireName;
     }
@@ -26,6 +26,8 @@ public enum ToolKind {
     /**
      * Parses a manifest file's kind.
      *
+     * @param name {@code read}, {@code write} or {@code generic}
+     * @return the kind
      * @throws IllegalArgumentException for any other name
      */
     public static ToolKind ofWireName(String name) {

@@ -33,6 +33,7 @@ public final class Tau2Simulation {
      *
      * @param timeline the session
      * @param reward   the reward to record
+     * @return the JSON
      */
     public static String toJson(Timeline timeline, double reward) {
         long started = timeline.header().startedUnixMs();
