@@ -14,6 +14,11 @@ import java.util.Objects;
  * @param upstream   the server to proxy
  * @param recordDir  where to write the session log ({@code --record}); a leading {@code ~} is
  *                   expanded with {@link HostEnvironment#home()}; null records nothing
+ * @param recordSync each line is in the log on disk before it is forwarded ({@code
+ *                   --record-sync}): forced to disk by the log file, {@link RecordingSink#sync()
+ *                   synced} by every sink, so that after a crash of the process or of the machine
+ *                   every line the host or the server got is in the log (see {@link
+ *                   Builder#recordSync})
  * @param domain     copied into the log header ({@code --domain}), or null
  * @param agentModel copied into the log header ({@code --agent-model}), or null
  * @param retainDays delete the proxy's files older than this many days from {@code recordDir},
@@ -33,14 +38,16 @@ import java.util.Objects;
  *                   {@link RecordingSink}s, each for this one session
  * @param listener   what watches the session as it runs, or null
  */
-public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
+public record ProxyConfig(UpstreamSpec upstream, Path recordDir, boolean recordSync, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
                           InstantSource clock, Subreaper subreaper, ActiveMode active,
                           List<RecordingSink> sinks, SessionListener listener) {
 
     /**
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given with neither
-     *                                  a {@code recordDir} nor an oracle with a cache
+     *                                  a {@code recordDir} nor an oracle with a cache; when
+     *                                  {@code recordSync} is given with neither a {@code
+     *                                  recordDir} nor a sink
      */
     public ProxyConfig {
         Objects.requireNonNull(upstream, "upstream");
@@ -49,6 +56,9 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(subreaper, "subreaper");
         sinks = List.copyOf(sinks);
+        if (recordSync && recordDir == null && sinks.isEmpty()) {
+            throw new IllegalArgumentException("recordSync needs a record directory or a recording sink");
+        }
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
         }
@@ -67,6 +77,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
     public static final class Builder {
         private final UpstreamSpec upstream;
         private Path recordDir;
+        private boolean recordSync;
         private String domain;
         private String agentModel;
         private Integer retainDays;
@@ -85,6 +96,21 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         /** Records the session to a new log in {@code dir} (created if missing). */
         public Builder record(Path dir) {
             this.recordDir = dir;
+            return this;
+        }
+
+        /**
+         * With {@code true}, each line is written to the log and forced to disk ({@code fsync})
+         * before it is forwarded, in both directions ({@code --record-sync}); every sink is
+         * {@link RecordingSink#sync() synced} likewise. Lines queued together are forced
+         * together (group commit), so a burst costs one force, but every line waits for one:
+         * a session is as fast as the disk forces. Without it (the default) the log is written
+         * behind the forwarding, and a crash of the process can lose the lines still queued
+         * for the log (up to 1,024 lines or 64 MiB) and 256 KiB of buffered entries; a crash of
+         * the machine, whatever the kernel had not yet written. Needs a {@link #record} directory or a {@link #recordTo} sink.
+         */
+        public Builder recordSync(boolean sync) {
+            this.recordSync = sync;
             return this;
         }
 
@@ -176,7 +202,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
 
         /** The configuration. */
         public ProxyConfig build() {
-            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays, host, shutdown, clock,
+            return new ProxyConfig(upstream, recordDir, recordSync, domain, agentModel, retainDays, host, shutdown, clock,
                     subreaper != null ? subreaper : new Subreaper(), active, sinks, listener);
         }
     }

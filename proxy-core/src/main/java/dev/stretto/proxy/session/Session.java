@@ -151,7 +151,7 @@ public final class Session {
      *                              the class comment), with the log complete and the server ended
      */
     public Outcome run() throws IOException, InterruptedException {
-        HostOutput out = HostOutput.start(hostOutStream, name + "-stdout");
+        HostOutput out = HostOutput.start(hostOutStream, name + "-stdout", gate);
         serverLines = new ServerLines(gate, out);
         boolean stopped = false;
         try {
