@@ -275,7 +275,7 @@ final class Actor implements Callable<Void>, RunContext {
                     || peek.kind() == JsonRpcPeek.Kind.NOT_OBJECT;
         }
         long t = record(Source.CLIENT, line);
-        toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+        toServer(line.bytes(), line.terminated());
         // Parsed after it went on its way: the host's first line (initialize) need not wait for it.
         JsonNode message = forEpisode ? ProxyLines.logged(line.bytes()) : null;
         if (message != null) {
@@ -300,7 +300,7 @@ final class Actor implements Callable<Void>, RunContext {
         if (call == null) {
             // Not readable as a tree after all: nothing to check or answer by.
             record(Source.CLIENT, line);
-            toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+            toServer(line.bytes(), line.terminated());
             return;
         }
         callChecked(line, logged, message, call);
@@ -348,7 +348,7 @@ final class Actor implements Callable<Void>, RunContext {
                 Logger.info("refused {}: {}", name, r.reason());
                 answer(id, r.message(), true);
             } else {
-                toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+                toServer(line.bytes(), line.terminated());
             }
         }, () -> runs++, this::finished);
     }
@@ -417,7 +417,8 @@ final class Actor implements Callable<Void>, RunContext {
                         hostRequests.sent(IdKey.flight(e.message().get("id")), false);
                     }
                 }
-                toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+                // The batch was recorded when it was taken; waiting for the latest mark covers it.
+                toServer.offer(new Outbox.Write(line.bytes(), line.terminated(), recorder.mark()));
                 return;
             }
             callIds.forEach(hostRequests::answered);
@@ -711,7 +712,7 @@ final class Actor implements Callable<Void>, RunContext {
         String key = IdKey.ofString(id);
         awaitingAnswer.put(key, new ToolCall(id, tool, arguments));
         own.await(id, tool, ticker.getAsLong() + requestTimeoutNanos, then);
-        toServer.offer(new Outbox.Write(bytes, true));
+        toServer(bytes, true);
     }
 
     @Override
@@ -804,6 +805,11 @@ final class Actor implements Callable<Void>, RunContext {
                 timeline.add(t, Source.CONTEXT, m);
             }
         }
+    }
+
+    // Queues a line, recorded already, for the server, with the log's mark so far, which covers it.
+    private void toServer(byte[] bytes, boolean newline) {
+        toServer.offer(new Outbox.Write(bytes, newline, recorder.mark()));
     }
 
     private long record(Source from, Line line) {
