@@ -1,6 +1,8 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.logging.Logger;
+import dev.stretto.proxy.oauth.UpstreamAuth;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -25,11 +27,20 @@ import java.util.concurrent.Executors;
  * Last-Event-ID) and the user's extra headers, and sends them on one shared JDK client whose
  * work runs on virtual threads. Calls block the calling (virtual) thread; interrupting it
  * cancels the exchange. Every call tells {@link Reachability} whether the server answered.
+ *
+ * <p>This is also the one place where OAuth meets the transport ({@link UpstreamAuth}): every
+ * request gets its {@code Authorization} header here, and a refusal the sign-in handles (401,
+ * or 403 for lack of scope) is handed to it, then the request sent again, at most {@value
+ * #AUTH_ATTEMPTS} times in all. The host's POSTs may start a sign-in (and wait for it); the GET
+ * stream and the DELETE only wait for one under way, or refresh.
  */
 final class McpHttp {
 
     static final String SESSION_ID = "Mcp-Session-Id";
     static final String PROTOCOL_VERSION = "MCP-Protocol-Version";
+
+    /** How often one message is sent at most when the server refuses its authorization. */
+    static final int AUTH_ATTEMPTS = 3;
 
     private final URI target;
     private final List<HeaderSpec> headers;
@@ -38,6 +49,7 @@ final class McpHttp {
     private final Reachability reachability;
     private final ExecutorService executor;
     private final HttpClient client;
+    private volatile UpstreamAuth auth = UpstreamAuth.NONE;
 
     /**
      * @param endpoint the MCP endpoint; user info in it becomes a Basic Authorization header
@@ -57,6 +69,16 @@ final class McpHttp {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(executor)
                 .build();
+    }
+
+    /** The client, for the sign-in's own requests. */
+    HttpClient client() {
+        return client;
+    }
+
+    /** Signs requests in with {@code auth}; set before the first request. */
+    void authorizeWith(UpstreamAuth auth) {
+        this.auth = auth;
     }
 
     /**
@@ -91,7 +113,7 @@ final class McpHttp {
      */
     HttpResponse<InputStream> post(byte[] body, boolean initialize, boolean bounded)
             throws IOException, InterruptedException {
-        return send(postOf(body, initialize, bounded), HttpResponse.BodyHandlers.ofInputStream());
+        return send(postOf(body, initialize, bounded), HttpResponse.BodyHandlers.ofInputStream(), true);
     }
 
     /**
@@ -101,7 +123,24 @@ final class McpHttp {
      * @param initialize as for {@link #post}
      */
     CompletableFuture<HttpResponse<InputStream>> postRequest(byte[] body, boolean initialize) {
-        CompletableFuture<HttpResponse<InputStream>> sent = client.sendAsync(postOf(body, initialize, false),
+        return sendAsync(postOf(body, initialize, false), 1);
+    }
+
+    /**
+     * Sends without waiting; a refusal for the sign-in is handled on a virtual thread of the
+     * client's executor (a sign-in may take minutes), then the request is sent again.
+     */
+    private CompletableFuture<HttpResponse<InputStream>> sendAsync(HttpRequest.Builder request, int attempt) {
+        String authorization;
+        try {
+            authorization = auth.authorization();
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<HttpResponse<InputStream>> sent = client.sendAsync(withAuthorization(request, authorization),
                 HttpResponse.BodyHandlers.ofInputStream());
         sent.whenComplete((response, failure) -> {
             if (failure == null) {
@@ -110,7 +149,24 @@ final class McpHttp {
                 reachability.failed(e);
             }
         });
-        return sent;
+        if (attempt >= AUTH_ATTEMPTS) {
+            return sent;
+        }
+        return sent.thenCompose(response -> {
+            List<String> challenges = response.headers().allValues("WWW-Authenticate");
+            if (!auth.wants(response.statusCode(), challenges)) {
+                return CompletableFuture.completedFuture(response);
+            }
+            CompletableFuture<Boolean> again = CompletableFuture.supplyAsync(Logger.carryCall(() ->
+                    auth.refused(response.statusCode(), challenges, authorization, true)), executor);
+            return again.thenCompose(retry -> {
+                if (!retry) {
+                    return CompletableFuture.completedFuture(response);
+                }
+                discard(response);
+                return sendAsync(request, attempt + 1);
+            });
+        });
     }
 
     /** The cause behind a failure of a future of the client's. */
@@ -118,7 +174,7 @@ final class McpHttp {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
-    private HttpRequest postOf(byte[] body, boolean initialize, boolean bounded) {
+    private HttpRequest.Builder postOf(byte[] body, boolean initialize, boolean bounded) {
         HttpRequest.Builder b = HttpRequest.newBuilder(target)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .header("Content-Type", "application/json")
@@ -130,7 +186,7 @@ final class McpHttp {
             b.timeout(timeout);
         }
         extraHeaders(b);
-        return b.build();
+        return b;
     }
 
     /** Opens (or resumes, with {@code lastEventId}) an event stream with GET. */
@@ -143,7 +199,7 @@ final class McpHttp {
             b.header("Last-Event-ID", lastEventId);
         }
         extraHeaders(b);
-        return send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return send(b, HttpResponse.BodyHandlers.ofInputStream(), false);
     }
 
     /** Ends the session with DELETE; returns the status. */
@@ -151,22 +207,52 @@ final class McpHttp {
         HttpRequest.Builder b = HttpRequest.newBuilder(target).DELETE().timeout(timeout);
         sessionHeaders(b);
         extraHeaders(b);
-        return send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return send(b, HttpResponse.BodyHandlers.discarding(), false).statusCode();
     }
 
-    private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body)
-            throws IOException, InterruptedException {
-        HttpResponse<T> response;
-        try {
-            response = client.send(request, body);
-        } catch (IOException e) {
-            if (!PostExchange.isInterruption(e)) {
-                reachability.failed(e);
+    /**
+     * Sends the request with its authorization; a refusal the sign-in handles is handed to it
+     * (which signs in only when {@code interactive}), and the request sent again.
+     */
+    private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body,
+                                     boolean interactive) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            String authorization = auth.authorization();
+            HttpResponse<T> response;
+            try {
+                response = client.send(withAuthorization(request, authorization), body);
+            } catch (IOException e) {
+                if (!PostExchange.isInterruption(e)) {
+                    reachability.failed(e);
+                }
+                throw e;
             }
-            throw e;
+            reachability.answered();
+            List<String> challenges = response.headers().allValues("WWW-Authenticate");
+            if (attempt >= AUTH_ATTEMPTS || !auth.wants(response.statusCode(), challenges)
+                    || !auth.refused(response.statusCode(), challenges, authorization, interactive)) {
+                return response;
+            }
+            discard(response);
         }
-        reachability.answered();
-        return response;
+    }
+
+    private static HttpRequest withAuthorization(HttpRequest.Builder request, String authorization) {
+        HttpRequest.Builder b = request.copy();
+        if (authorization != null) {
+            b.setHeader("Authorization", authorization);
+        }
+        return b.build();
+    }
+
+    private static void discard(HttpResponse<?> response) {
+        if (response.body() instanceof InputStream in) {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // nothing more is read from it
+            }
+        }
     }
 
     /** True when the request behind {@code response} carried a session id. */

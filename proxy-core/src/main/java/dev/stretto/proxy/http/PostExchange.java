@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stretto.proxy.http.PendingRequests.Pending;
 import dev.stretto.proxy.http.ServerMessages.StreamEnd;
+import dev.stretto.proxy.oauth.AuthorizationFailedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
@@ -74,6 +75,12 @@ final class PostExchange implements Runnable {
             } catch (IOException e) {
                 if (isInterruption(e)) {
                     throw new InterruptedException();
+                }
+                AuthorizationFailedException signIn = signInFailure(e);
+                if (signIn != null) {
+                    failOrWarn("upstream needs a sign-in (OAuth), which failed: "
+                            + link.secrets().scrub(signIn.getMessage()));
+                    return;
                 }
                 String why = "upstream unreachable: " + Causes.describe(e, link.secrets());
                 if (request != null) {
@@ -391,6 +398,16 @@ final class PostExchange implements Runnable {
         } catch (IOException ignored) {
             // Nothing more is read from it.
         }
+    }
+
+    /** The sign-in's failure behind {@code e}, or null when it is another. */
+    static AuthorizationFailedException signInFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof AuthorizationFailedException a) {
+                return a;
+            }
+        }
+        return null;
     }
 
     static boolean isInterruption(Throwable e) {

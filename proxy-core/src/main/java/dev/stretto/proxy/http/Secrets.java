@@ -13,9 +13,14 @@ import java.util.List;
  */
 public final class Secrets {
 
-    private final List<String> values;
+    // Replaced whole when a secret is added (an OAuth token obtained during the session).
+    private volatile List<String> values;
 
     Secrets(List<String> values) {
+        this.values = sorted(values);
+    }
+
+    private static List<String> sorted(List<String> values) {
         List<String> all = new ArrayList<>();
         for (String v : values) {
             if (v == null || v.isBlank()) {
@@ -28,8 +33,19 @@ public final class Secrets {
                 all.add(v.substring(space + 1).strip());
             }
         }
-        all.sort(Comparator.comparingInt(String::length).reversed());
-        this.values = List.copyOf(all);
+        List<String> distinct = new ArrayList<>(new java.util.LinkedHashSet<>(all));
+        distinct.sort(Comparator.comparingInt(String::length).reversed());
+        return List.copyOf(distinct);
+    }
+
+    /** Scrubs {@code secret} too from now on. Thread-safe. */
+    synchronized void add(String secret) {
+        if (secret == null || secret.isBlank() || values.contains(secret)) {
+            return;
+        }
+        List<String> all = new ArrayList<>(values);
+        all.add(secret);
+        values = sorted(all);
     }
 
     /**
