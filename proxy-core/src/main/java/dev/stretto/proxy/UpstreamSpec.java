@@ -342,11 +342,15 @@ public sealed interface UpstreamSpec {
             return out;
         }
 
-        /** The URL's log form, the header names and the OAuth settings; never a header value or a secret. */
+        /**
+         * The URL's log form, the header names and the OAuth settings unless they are the
+         * default; never a header value or a secret.
+         */
         @Override
         public String toString() {
             return "Http[endpoint=" + HttpUpstream.logForm(endpoint) + ", headers="
-                    + headers.stream().map(HeaderSpec::name).toList() + ", oauth=" + oauth + "]";
+                    + headers.stream().map(HeaderSpec::name).toList()
+                    + (oauth.equals(OAuthSettings.DEFAULT) ? "" : ", oauth=" + oauth) + "]";
         }
     }
 }

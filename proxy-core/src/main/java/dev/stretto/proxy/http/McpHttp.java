@@ -131,6 +131,8 @@ final class McpHttp {
      * client's executor (a sign-in may take minutes), then the request is sent again.
      */
     private CompletableFuture<HttpResponse<InputStream>> sendAsync(HttpRequest.Builder request, int attempt) {
+        // The refusal is handled on another thread: its messages go where this thread's do.
+        dev.stretto.proxy.ProxyMessages messages = Logger.current();
         String authorization;
         try {
             authorization = auth.authorization();
@@ -157,14 +159,14 @@ final class McpHttp {
             if (!auth.wants(response.statusCode(), challenges)) {
                 return CompletableFuture.completedFuture(response);
             }
-            CompletableFuture<Boolean> again = CompletableFuture.supplyAsync(Logger.carryCall(() ->
+            CompletableFuture<Boolean> again = CompletableFuture.supplyAsync(Logger.carryCall(messages, () ->
                     auth.refused(response.statusCode(), challenges, authorization, true)), executor);
             return again.thenCompose(retry -> {
                 if (!retry) {
                     return CompletableFuture.completedFuture(response);
                 }
                 discard(response);
-                return sendAsync(request, attempt + 1);
+                return Logger.callWith(messages, () -> sendAsync(request, attempt + 1));
             });
         });
     }

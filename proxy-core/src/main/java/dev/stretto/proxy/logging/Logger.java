@@ -58,7 +58,12 @@ public final class Logger {
      * in a {@link java.util.concurrent.CompletionException}.
      */
     public static <T> java.util.function.Supplier<T> carryCall(java.util.concurrent.Callable<T> call) {
-        ProxyMessages handler = current();
+        return carryCall(current(), call);
+    }
+
+    /** As {@link #carryCall(java.util.concurrent.Callable)}, with the messages going to {@code handler}. */
+    public static <T> java.util.function.Supplier<T> carryCall(ProxyMessages handler,
+                                                               java.util.concurrent.Callable<T> call) {
         return () -> {
             try {
                 return callWith(handler, call::call);

@@ -2,6 +2,7 @@ package dev.stretto.proxy.oauth;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.logging.Logger;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -54,7 +55,12 @@ final class LoopbackCallback implements AutoCloseable {
                 Thread.ofVirtual().name("stretto-oauth-callback-", 0).factory());
         server.setExecutor(executor);
         LoopbackCallback callback = new LoopbackCallback(server, executor, state);
-        server.createContext("/", callback::handle);
+        // The browser's requests come on the server's threads: say their messages to the session's handler.
+        ProxyMessages messages = Logger.current();
+        server.createContext("/", exchange -> Logger.<Void, IOException>callWith(messages, () -> {
+            callback.handle(exchange);
+            return null;
+        }));
         server.start();
         return callback;
     }
