@@ -74,11 +74,11 @@ public record OAuthChoice(String clientId, Path secretFile, Path keyFile, URI me
         if (noBrowser) {
             s = s.withBrowser(BrowserOpener.none());
         } else if (browser != null) {
-            s = s.withBrowser(BrowserOpener.command(browser));
+            s = s.withBrowserCommand(browser);
         } else {
             String fromEnv = env.get(BROWSER_VARIABLE);
             if (fromEnv != null && !fromEnv.isBlank()) {
-                s = s.withBrowser(BrowserOpener.command(OAuthArgs.words(fromEnv)));
+                s = s.withBrowserCommand(OAuthArgs.words(fromEnv));
             }
         }
         try {

@@ -1,15 +1,17 @@
 package dev.stretto.proxy;
 
-import dev.stretto.proxy.oauth.CommandOpener;
 import java.io.IOException;
 import java.net.URI;
-import java.util.List;
 
 /**
  * How the person signs in to an OAuth server: something that shows them the authorization URL,
  * usually by opening it in a browser. Whatever the opener does, the proxy also says the URL in
  * its messages (at warn level), so a person without a browser can open it by hand. The browser
  * is sent back to the proxy's loopback callback, which ends the wait.
+ *
+ * <p>The proxy's own openers run a command ({@link OAuthSettings#withBrowserCommand}), or the
+ * machine's way to open a URL (the settings' default, a null browser): {@code $BROWSER}, else
+ * {@code open} on macOS, else {@code xdg-open}.
  *
  * <p>Tests and machines without a person use an opener that follows the redirects itself
  * (an authorization server that approves without asking sends its code straight to the
@@ -27,30 +29,6 @@ public interface BrowserOpener {
      *                     as the URL is in its messages
      */
     void open(URI authorizationUrl) throws IOException;
-
-    /**
-     * An opener that runs {@code command} with the URL as its last argument, without a shell,
-     * its output discarded (never on the proxy's stdout), not waiting for it to end.
-     *
-     * @param command the program and its first arguments; not empty
-     * @return the opener
-     * @throws IllegalArgumentException when the command is empty
-     */
-    static BrowserOpener command(List<String> command) {
-        return new CommandOpener(command);
-    }
-
-    /**
-     * The machine's own way to open a URL, found when it is needed: {@code $BROWSER} (as the
-     * environment the proxy runs in gives it, split at spaces), else {@code open} on macOS, else
-     * {@code xdg-open} where it is on the {@code PATH}; nothing (the URL only in the messages)
-     * where none is found.
-     *
-     * @return the opener
-     */
-    static BrowserOpener system() {
-        return CommandOpener.system();
-    }
 
     /**
      * An opener that opens nothing: the URL is only in the proxy's messages

@@ -3,6 +3,8 @@ package dev.stretto.proxy;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.logging.Logger;
 import dev.stretto.proxy.oauth.Authorizer;
+import dev.stretto.proxy.oauth.DirectoryTokenStore;
+import dev.stretto.proxy.oauth.MemoryTokenStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -32,6 +34,27 @@ public final class OAuthLogins {
     }
 
     /**
+     * The proxy's own kind of store: one JSON file per server in {@code directory} (created for
+     * its owner only, files readable by their owner only), written atomically, with a lock file
+     * per server that excludes other processes as well as other threads.
+     *
+     * @param directory the directory, {@code ~/.stretto/auth} for the proxy's commands
+     * @return the store
+     */
+    public static TokenStore directoryStore(Path directory) {
+        return new DirectoryTokenStore(directory);
+    }
+
+    /**
+     * A store in this JVM's memory, empty at first and gone with it.
+     *
+     * @return the store
+     */
+    public static TokenStore memoryStore() {
+        return new MemoryTokenStore();
+    }
+
+    /**
      * The proxy's own store for {@code host}: {@code ~/.stretto/auth}.
      *
      * @param host the surroundings, for the home directory
@@ -43,7 +66,7 @@ public final class OAuthLogins {
             throw new IllegalArgumentException("the home directory is not known (HOME is not set), so there is no"
                     + " ~/" + DIRECTORY);
         }
-        return TokenStore.inDirectory(host.home().resolve(DIRECTORY));
+        return directoryStore(host.home().resolve(DIRECTORY));
     }
 
     /**
@@ -59,7 +82,7 @@ public final class OAuthLogins {
             return settings.store();
         }
         if (host.home() == null) {
-            return TokenStore.inMemory();
+            return memoryStore();
         }
         return defaultStore(host);
     }

@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.oauth.CommandOpener;
 import dev.stretto.proxy.oauth.PemKeys;
 import java.net.URI;
 import java.security.PrivateKey;
@@ -39,8 +40,9 @@ import java.util.Objects;
  * @param callbackPort      the loopback port of the callback ({@code
  *                          http://127.0.0.1:PORT/callback}), or 0 for the port of the earlier
  *                          registration, else one the system picks
- * @param browser           how the person is shown the authorization URL, or null for {@link
- *                          BrowserOpener#system()}
+ * @param browser           how the person is shown the authorization URL, or null for the
+ *                          machine's own way ({@code $BROWSER}, {@code open} on macOS, {@code
+ *                          xdg-open})
  * @param store             where logins are kept, or null for {@code ~/.stretto/auth} under the
  *                          session's {@link HostEnvironment#home()} (memory when no home is known)
  * @param loginTimeout      how long a sign-in may take before the requests waiting for it are
@@ -184,6 +186,19 @@ public record OAuthSettings(boolean enabled, String clientId, String clientSecre
     public OAuthSettings withBrowser(BrowserOpener browser) {
         return new OAuthSettings(enabled, clientId, clientSecret, clientMetadataUrl, clientKey, scopes, callbackPort,
                 browser, store, loginTimeout, clientCredentials);
+    }
+
+    /**
+     * These settings showing the authorization URL by running {@code command} with the URL as its
+     * last argument: without a shell, its output discarded (never on the proxy's stdout), not
+     * waited for ({@code --oauth-browser CMD}).
+     *
+     * @param command the program and its first arguments; not empty
+     * @return the settings
+     * @throws IllegalArgumentException when the command is empty
+     */
+    public OAuthSettings withBrowserCommand(List<String> command) {
+        return withBrowser(new CommandOpener(command));
     }
 
     /**

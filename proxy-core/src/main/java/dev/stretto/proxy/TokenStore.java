@@ -1,18 +1,17 @@
 package dev.stretto.proxy;
 
-import dev.stretto.proxy.oauth.DirectoryTokenStore;
-import dev.stretto.proxy.oauth.MemoryTokenStore;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
+import java.net.URISyntaxException;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Where the sign-ins to OAuth servers are kept ({@link StoredLogin}s, one per MCP endpoint),
  * between sessions and between proxies. The proxy's own is {@link #inDirectory} {@code
- * ~/.stretto/auth/}; a harness may keep them elsewhere (a keychain, a vault, memory) with an
- * implementation of its own, given in {@link OAuthSettings#withStore}.
+ * ~/.stretto/auth/} ({@link OAuthLogins#directoryStore}); a harness may keep them elsewhere (a
+ * keychain, a vault, memory: {@link OAuthLogins#memoryStore}) with an implementation of its own,
+ * given in {@link OAuthSettings#withStore}.
  *
  * <p>Several sessions, in one JVM or in several processes, may use the same store for the same
  * server at once. A session that refreshes tokens does so inside {@link #exclusive}: it reads the
@@ -95,27 +94,14 @@ public interface TokenStore {
      * @return the key
      */
     static URI keyOf(URI endpoint) {
-        return DirectoryTokenStore.keyOf(endpoint);
-    }
-
-    /**
-     * The proxy's own store: one JSON file per server in {@code directory} (created for its owner
-     * only, files readable by their owner only), written atomically, with a lock file per server
-     * that excludes other processes as well as other threads.
-     *
-     * @param directory the directory, {@code ~/.stretto/auth} for the proxy's commands
-     * @return the store
-     */
-    static TokenStore inDirectory(Path directory) {
-        return new DirectoryTokenStore(directory);
-    }
-
-    /**
-     * A store in this JVM's memory, empty at first and gone with it.
-     *
-     * @return the store
-     */
-    static TokenStore inMemory() {
-        return new MemoryTokenStore();
+        if (endpoint.getRawUserInfo() == null && endpoint.getRawFragment() == null) {
+            return endpoint;
+        }
+        try {
+            return new URI(endpoint.getScheme(), null, endpoint.getHost(), endpoint.getPort(), endpoint.getPath(),
+                    endpoint.getQuery(), null);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("the server URL cannot be made a key", e);
+        }
     }
 }

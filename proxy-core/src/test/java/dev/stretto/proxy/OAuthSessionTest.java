@@ -59,7 +59,7 @@ class OAuthSessionTest {
     }
 
     private static OAuthSettings settings(FollowingBrowser browser, Path store) {
-        return OAuthSettings.DEFAULT.withBrowser(browser).withStore(TokenStore.inDirectory(store))
+        return OAuthSettings.DEFAULT.withBrowser(browser).withStore(OAuthLogins.directoryStore(store))
                 .withLoginTimeout(Duration.ofSeconds(20));
     }
 
@@ -112,7 +112,7 @@ class OAuthSessionTest {
 
             String log = Files.readString(result.logPath());
             List<String> secrets = new ArrayList<>(tokens);
-            secrets.add(TokenStore.inDirectory(tmp.resolve("auth")).load(server.mcp()).orElseThrow().client().secret());
+            secrets.add(OAuthLogins.directoryStore(tmp.resolve("auth")).load(server.mcp()).orElseThrow().client().secret());
             for (String secret : secrets) {
                 String escaped = JSON.writeValueAsString(secret);
                 escaped = escaped.substring(1, escaped.length() - 1);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.proxy.OAuthLogins;
 import dev.stretto.proxy.StoredLogin;
 import dev.stretto.proxy.TokenStore;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +36,7 @@ class AuthCommandsTest {
     @Test
     void theListShowsServersScopesAndExpiryButNoTokenAndLogoutForgets(@TempDir Path home) throws Exception {
         assertEquals(new Result(0, "no sign-ins are kept\n", ""), run(home, "auth", "list"));
-        TokenStore store = TokenStore.inDirectory(home.resolve(".stretto/auth"));
+        TokenStore store = OAuthLogins.directoryStore(home.resolve(".stretto/auth"));
         URI notion = URI.create("https://mcp.notion.com/mcp");
         store.save(new StoredLogin(notion, notion.toString(), "https://auth.notion.com",
                 new StoredLogin.Client("client-7", "cs-secret-77", "client_secret_post", List.of()),

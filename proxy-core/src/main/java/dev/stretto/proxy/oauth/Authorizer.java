@@ -69,7 +69,7 @@ public final class Authorizer implements UpstreamAuth {
         this.http = new OAuthHttp(client, timeout);
         this.clock = clock;
         this.secrets = secrets;
-        BrowserOpener browser = settings.browser() != null ? settings.browser() : BrowserOpener.system();
+        BrowserOpener browser = settings.browser() != null ? settings.browser() : CommandOpener.system();
         this.signIn = new SignIn(key, where, settings, browser, http, clock);
         if (settings.clientSecret() != null) {
             secrets.accept(settings.clientSecret());

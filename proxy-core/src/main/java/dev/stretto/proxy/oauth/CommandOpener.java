@@ -34,7 +34,7 @@ public final class CommandOpener implements BrowserOpener {
         return Arrays.stream(commandLine.strip().split("\\s+")).filter(w -> !w.isEmpty()).toList();
     }
 
-    /** The machine's opener, looked for at each use (see {@link BrowserOpener#system()}). */
+    /** The machine's opener, looked for at each use: {@code $BROWSER}, else {@code open} on macOS, else {@code xdg-open}. */
     public static BrowserOpener system() {
         return new BrowserOpener() {
             @Override

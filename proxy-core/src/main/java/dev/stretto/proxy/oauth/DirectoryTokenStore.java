@@ -5,7 +5,6 @@ import dev.stretto.proxy.TokenStore;
 import dev.stretto.proxy.logging.Logger;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +32,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * {@link TokenStore#inDirectory}: one file per server, {@code HOST[_PORT]-HASH.json} (the hash
+ * the proxy's own store ({@code OAuthLogins.directoryStore}): one file per server, {@code HOST[_PORT]-HASH.json} (the hash
  * of the server's key, so that two servers on one host never share a file), in a directory for
  * its owner only (0700), each file for its owner only (0600) from the moment it exists. A save
  * writes a new file beside the old and renames it over it, so a reader never sees half a file.
@@ -56,19 +55,6 @@ public final class DirectoryTokenStore implements TokenStore {
 
     public DirectoryTokenStore(Path directory) {
         this.directory = directory.toAbsolutePath().normalize();
-    }
-
-    /** See {@link TokenStore#keyOf}. */
-    public static URI keyOf(URI endpoint) {
-        if (endpoint.getRawUserInfo() == null && endpoint.getRawFragment() == null) {
-            return endpoint;
-        }
-        try {
-            return new URI(endpoint.getScheme(), null, endpoint.getHost(), endpoint.getPort(), endpoint.getPath(),
-                    endpoint.getQuery(), null);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("the server URL cannot be made a key", e);
-        }
     }
 
     public Path directory() {
@@ -166,7 +152,7 @@ public final class DirectoryTokenStore implements TokenStore {
 
     @Override
     public String toString() {
-        return "TokenStore.inDirectory(" + directory + ")";
+        return "the store in " + directory;
     }
 
     private void ensureDirectory() throws IOException {

@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
 
-/** {@link TokenStore#inMemory()}: a map, and a lock per server. */
+/** A store in memory ({@code OAuthLogins.memoryStore}): a map, and a lock per server. */
 public final class MemoryTokenStore implements TokenStore {
 
     private final ConcurrentMap<URI, StoredLogin> logins = new ConcurrentHashMap<>();
@@ -52,6 +52,6 @@ public final class MemoryTokenStore implements TokenStore {
 
     @Override
     public String toString() {
-        return "TokenStore.inMemory()";
+        return "a store in memory";
     }
 }

@@ -101,7 +101,7 @@ record ResourceMetadata(URI url, String resource, List<URI> authorizationServers
 
     /** The endpoint as a resource identifier (RFC 8707): no fragment, no user info. */
     static String resourceOf(URI endpoint) {
-        return dev.stretto.proxy.oauth.DirectoryTokenStore.keyOf(endpoint).toString();
+        return dev.stretto.proxy.TokenStore.keyOf(endpoint).toString();
     }
 
     private static int port(URI u) {

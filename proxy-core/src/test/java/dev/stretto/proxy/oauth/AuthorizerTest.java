@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.proxy.OAuthLogins;
 import dev.stretto.proxy.OAuthSettings;
 import dev.stretto.proxy.StoredLogin;
 import dev.stretto.proxy.TokenStore;
@@ -66,7 +67,7 @@ class AuthorizerTest {
             Path dir = tmp.resolve("auth");
             FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
             List<String> secrets = new CopyOnWriteArrayList<>();
-            Authorizer a = authorizer(server, TokenStore.inDirectory(dir), browser, InstantSource.system(), secrets);
+            Authorizer a = authorizer(server, OAuthLogins.directoryStore(dir), browser, InstantSource.system(), secrets);
             assertEquals(null, a.authorization(), "nothing kept yet: the first request goes without");
             assertTrue(a.refused(401, CHALLENGE, null, true));
             String header = a.authorization();
@@ -86,14 +87,14 @@ class AuthorizerTest {
             }
             assertEquals(1, files.size(), files.toString());
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(files.getFirst())));
-            StoredLogin kept = TokenStore.inDirectory(dir).load(server.mcp()).orElseThrow();
+            StoredLogin kept = OAuthLogins.directoryStore(dir).load(server.mcp()).orElseThrow();
             assertEquals(header.substring(7), kept.tokens().accessToken());
             assertEquals(server.base(), kept.issuer());
             assertTrue(kept.toString().contains("<redacted>") && !kept.toString().contains(header.substring(7)));
 
             // A second proxy for the same server finds the login: no browser, no new tokens.
             FollowingBrowser second = new FollowingBrowser(FollowingBrowser.Mode.NOTHING);
-            Authorizer b = authorizer(server, TokenStore.inDirectory(dir), second, InstantSource.system(), secrets);
+            Authorizer b = authorizer(server, OAuthLogins.directoryStore(dir), second, InstantSource.system(), secrets);
             assertEquals(header, b.authorization());
             assertEquals(0, second.opened.get());
             assertEquals(1, server.codeExchanges.get());
@@ -104,7 +105,7 @@ class AuthorizerTest {
     void tokensAreRefreshedBeforeTheyExpire(@TempDir Path tmp) throws Exception {
         try (TestAuthServer server = TestAuthServer.start().expiresIn(60)) {
             TestClock clock = new TestClock();
-            Authorizer a = authorizer(server, TokenStore.inDirectory(tmp), new FollowingBrowser(
+            Authorizer a = authorizer(server, OAuthLogins.directoryStore(tmp), new FollowingBrowser(
                     FollowingBrowser.Mode.FOLLOW), clock, new ArrayList<>());
             assertTrue(a.refused(401, CHALLENGE, null, true));
             String first = a.authorization();
@@ -116,7 +117,7 @@ class AuthorizerTest {
             assertNotEquals(first, second, "25 s left: refreshed before the request");
             assertEquals(1, server.refreshes.get());
             assertTrue(server.valid(second));
-            assertEquals(second.substring(7), TokenStore.inDirectory(tmp).load(server.mcp()).orElseThrow().tokens()
+            assertEquals(second.substring(7), OAuthLogins.directoryStore(tmp).load(server.mcp()).orElseThrow().tokens()
                     .accessToken(), "the refreshed tokens are kept");
         }
     }
@@ -125,7 +126,7 @@ class AuthorizerTest {
     void aRevokedRefreshTokenMeansANewSignIn(@TempDir Path tmp) throws Exception {
         try (TestAuthServer server = TestAuthServer.start()) {
             FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
-            Authorizer a = authorizer(server, TokenStore.inDirectory(tmp), browser, InstantSource.system(),
+            Authorizer a = authorizer(server, OAuthLogins.directoryStore(tmp), browser, InstantSource.system(),
                     new ArrayList<>());
             assertTrue(a.refused(401, CHALLENGE, null, true));
             String first = a.authorization();
@@ -143,7 +144,7 @@ class AuthorizerTest {
     void aStepUpThatTheServerNeverAcceptsEndsAfterOneMoreSignIn(@TempDir Path tmp) throws Exception {
         try (TestAuthServer server = TestAuthServer.start()) {
             FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
-            Authorizer a = authorizer(server, TokenStore.inDirectory(tmp), browser, InstantSource.system(),
+            Authorizer a = authorizer(server, OAuthLogins.directoryStore(tmp), browser, InstantSource.system(),
                     new ArrayList<>());
             assertTrue(a.refused(401, CHALLENGE, null, true));
             List<String> forMcp = List.of("Bearer error=\"insufficient_scope\", scope=\"mcp\"");
@@ -166,9 +167,9 @@ class AuthorizerTest {
     void twoProxiesSharingTheStoreRefreshOnceBetweenThem(@TempDir Path tmp) throws Exception {
         try (TestAuthServer server = TestAuthServer.start()) {
             FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
-            Authorizer a = authorizer(server, TokenStore.inDirectory(tmp), browser, InstantSource.system(),
+            Authorizer a = authorizer(server, OAuthLogins.directoryStore(tmp), browser, InstantSource.system(),
                     new ArrayList<>());
-            Authorizer b = authorizer(server, TokenStore.inDirectory(tmp), browser, InstantSource.system(),
+            Authorizer b = authorizer(server, OAuthLogins.directoryStore(tmp), browser, InstantSource.system(),
                     new ArrayList<>());
             assertTrue(a.refused(401, CHALLENGE, null, true));
             String old = a.authorization();
@@ -215,7 +216,7 @@ class AuthorizerTest {
             BufferedReader childOut = new BufferedReader(new InputStreamReader(child.getInputStream(),
                     StandardCharsets.UTF_8));
             assertEquals("locked", childOut.readLine());
-            TokenStore store = TokenStore.inDirectory(tmp);
+            TokenStore store = OAuthLogins.directoryStore(tmp);
             Future<String> mine = pool.submit(() -> store.exclusive(server, () -> "mine"));
             assertThrows(TimeoutException.class, () -> mine.get(500, TimeUnit.MILLISECONDS),
                     "the lock is the child's");
@@ -231,7 +232,7 @@ class AuthorizerTest {
     /** The child of {@link #theStoresLockExcludesAnotherProcess}: holds the lock until its stdin closes. */
     public static final class LockHolder {
         public static void main(String[] args) throws Exception {
-            TokenStore.inDirectory(Path.of(args[0])).exclusive(URI.create(args[1]), () -> {
+            OAuthLogins.directoryStore(Path.of(args[0])).exclusive(URI.create(args[1]), () -> {
                 System.out.println("locked");
                 System.out.flush();
                 System.in.read();
