@@ -35,6 +35,9 @@ const { ElicitRequestSchema } = await load('types.js');
 /** The URL of a client metadata document, used where the authorization server takes one. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 const REDIRECT = 'http://127.0.0.1:9/callback';
+// The suite runs every scenario at once: on a busy machine a proxy's JVM may take long to start,
+// so each request may take up to 3 minutes (the suite's own timeout bounds the whole run).
+const WAIT = { timeout: 180000 };
 
 const [mode, url] = [process.argv[2], process.argv.at(-1)];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -96,7 +99,7 @@ function proxyTransport() {
   if (!launcher) throw new Error('STRETTO_PROXY is not set');
   const home = mkdtempSync(join(tmpdir(), 'stretto-conformance-home-'));
   const args = ['--upstream', url, '--oauth-browser', `${process.execPath} ${join(here, 'follow.mjs')}`,
-    '--oauth-client-metadata-url', CIMD_URL, '--oauth-timeout', '25'];
+    '--oauth-client-metadata-url', CIMD_URL, '--oauth-timeout', '150'];
   const file = (name, text) => {
     const path = join(home, name);
     writeFileSync(path, text, { mode: 0o600 });
@@ -131,7 +134,7 @@ async function main() {
     client = new Client({ name: 'stretto-conformance-client', version: '1.0.0' },
       { capabilities: { elicitation: { form: { applyDefaults: true } } } });
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
-    await client.connect(transport);
+    await client.connect(transport, WAIT);
   };
   // The SDK's way to sign in: a request that needs it throws UnauthorizedError once the browser
   // was sent to the authorization server; the code it brought back finishes the sign-in, and the
@@ -150,9 +153,10 @@ async function main() {
     }
   };
   await signedIn(open, async () => { await transport.close().catch(() => {}); });
-  const { tools } = await signedIn(() => client.listTools());
+  const { tools } = await signedIn(() => client.listTools(undefined, WAIT));
   for (const tool of tools) {
-    const result = await signedIn(() => client.callTool({ name: tool.name, arguments: argumentsFor(tool) }));
+    const result = await signedIn(() => client.callTool({ name: tool.name, arguments: argumentsFor(tool) },
+      undefined, WAIT));
     if (result.isError) throw new Error(`${tool.name} answered an error: ${JSON.stringify(result.content)}`);
   }
   say(`${scenario}: ${tools.length} tool(s) called`);

@@ -117,11 +117,11 @@ class ConformanceIT {
         Files.createDirectories(dir);
         String client = node + " " + root.resolve("integration-tests/conformance/client.mjs") + " " + mode;
         List<String> command = new ArrayList<>(List.of(node.toString(), suite.toString(), "client", "--command", client,
-                "--timeout", "90000", "-o", dir.toString()));
+                "--timeout", "240000", "-o", dir.toString()));
         command.addAll(List.of(what));
         try (Proc p = Proc.start(command, dir, Map.of("STRETTO_PROXY", Repo.bin("stretto-proxy"),
                 "STRETTO_LOG_LEVEL", "warn"))) {
-            assertTrue(p.waitFor(300), "the conformance run " + List.of(what) + " (" + mode + ") did not end in 5 minutes");
+            assertTrue(p.waitFor(420), "the conformance run " + List.of(what) + " (" + mode + ") did not end in 7 minutes");
             Files.write(dir.resolve("suite.out"), p.stdoutBytes());
             Files.writeString(dir.resolve("suite.err"), p.stderr());
         }

@@ -248,6 +248,10 @@ public final class Authorizer implements UpstreamAuth {
             return s;
         }
         ServerMetadata found = ServerMetadata.discover(http, URI.create(l.issuer()));
+        if (found == null && l.resource() == null) {
+            // A 2025-03-26 server's metadata is at its own origin, whatever issuer it names.
+            found = ServerMetadata.discover(http, key.resolve("/"));
+        }
         s = found != null ? found : ServerMetadata.fallback(key);
         server = s;
         return s;
