@@ -46,13 +46,35 @@ final class Detectors {
     /** Every value in {@code text}, in order, none overlapping (the one found first, by kind, wins). */
     List<Found> find(String text) {
         List<Found> all = new ArrayList<>();
+        // What the text holds at all: a pattern that needs what it lacks is not run.
+        boolean digit = false;
+        boolean upper = false;
+        boolean colon = false;
+        boolean dot = false;
+        for (int i = 0, n = text.length(); i < n && !(digit && upper && colon && dot); i++) {
+            char c = text.charAt(i);
+            digit |= c >= '0' && c <= '9';
+            upper |= c >= 'A' && c <= 'Z';
+            colon |= c == ':';
+            dot |= c == '.';
+        }
         secrets(text, all);
         emails(text, all);
-        numbers(text, all);
-        regex(IBAN, ValueKind.IBAN, text, all, Detectors::ibanOk);
-        regex(IPV4, ValueKind.IP, text, all, s -> !Values.ipOfNoOne(s));
-        regex(IPV6, ValueKind.IP, text, all, s -> Values.ipv6(s) && !Values.ipOfNoOne(s));
-        regex(STREET, ValueKind.ADDRESS, text, all, s -> true);
+        if (digit) {
+            if (upper) {
+                regex(IBAN, ValueKind.IBAN, text, all, Detectors::ibanOk);
+            }
+            numbers(text, all);
+            if (dot) {
+                regex(IPV4, ValueKind.IP, text, all, s -> !Values.ipOfNoOne(s));
+            }
+            if (colon) {
+                regex(IPV6, ValueKind.IP, text, all, s -> Values.ipv6(s) && !Values.ipOfNoOne(s));
+            }
+            if (upper) {
+                regex(STREET, ValueKind.ADDRESS, text, all, s -> true);
+            }
+        }
         for (Rule r : rules) {
             regex(r.pattern(), r.kind(), text, all, s -> !s.isBlank());
         }
@@ -195,9 +217,14 @@ final class Detectors {
             int bestLast = -1;
             int digits = 0;
             for (int last = g; last < groups.size(); last++) {
-                digits += groups.get(last)[1] - groups.get(last)[0];
-                if (digits > 19) {
+                int length = groups.get(last)[1] - groups.get(last)[0];
+                digits += length;
+                // No card or phone has more digits, or a group of one digit after its first.
+                if (digits > 19 || (last > g && length < 2)) {
                     break;
+                }
+                if (digits < 8) {
+                    continue;
                 }
                 int start = g == 0 ? runStart : groups.get(g)[0];
                 int end = groups.get(last)[1];
@@ -236,8 +263,9 @@ final class Detectors {
 
     /**
      * A phone number: 8 to 15 digits after a {@code +}; or 10 to 15 digits with an area code
-     * in parentheses; or 10 or 11 digits as 3-3-4 (a leading 1 allowed); or 10 to 15 digits in
-     * groups of 2 to 4 with one kind of separator, not a date ({@code 2026-09-28 02}).
+     * in parentheses; or 10 or 11 digits as 3-3-4 (a leading 1 allowed); or 10 to 15 digits
+     * that start with a trunk 0, in groups of 2 to 4 with one kind of separator ({@code 020
+     * 7946 0958}, {@code 01 23 45 67 89}).
      */
     static boolean phone(String s) {
         String d = Values.digits(s);
@@ -256,10 +284,7 @@ final class Detectors {
         if (s.matches("(?:1[ .-]?)?\\d{3}([ .-])\\d{3}\\1\\d{4}")) {
             return true;
         }
-        if (s.matches("\\d{2,4}(?: \\d{2,4}){2,6}|\\d{2,4}(?:\\.\\d{2,4}){3,6}|\\d{2,3}(?:-\\d{2,4}){2,6}")) {
-            return !s.matches("(?:19|20)\\d\\d[- .]\\d\\d[- .]\\d\\d.*");
-        }
-        return false;
+        return s.matches("0\\d{1,4}(?: \\d{2,4}){2,6}|0\\d{1,3}(?:\\.\\d{2,4}){3,6}|0\\d{1,3}(?:-\\d{2,4}){2,6}");
     }
 
     private static List<Found> withoutOverlaps(List<Found> all) {

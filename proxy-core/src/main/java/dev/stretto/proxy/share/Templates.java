@@ -40,8 +40,9 @@ final class Templates {
             case IBAN -> iban(normal, d);
             case IP -> ip(normal, d);
             case DATE -> date(normal, d);
-            case ZIP, TEXT -> classes(normal, d, false);
-            case ADDRESS -> address(normal, d);
+            case ZIP -> classes(normal, d);
+            case ADDRESS -> words(normal, attempt, true);
+            case TEXT -> words(normal, attempt, false);
             case NAME -> name(normal, d);
             case PATH -> path(normal, d);
             case ID -> id(normal, d, names);
@@ -93,7 +94,7 @@ final class Templates {
     private static String date(String normal, Keyed.Draws d) {
         Values.DateText t = Values.DateText.parse(normal);
         if (t == null) {
-            return classes(normal, d, false);
+            return classes(normal, d);
         }
         int year = 1930 + d.below(80);
         int month = 1 + d.below(12);
@@ -102,7 +103,7 @@ final class Templates {
     }
 
     /** Letters for letters, digits for digits (a first digit 0 stays 0, another stays another). */
-    private static String classes(String normal, Keyed.Draws d, boolean keepAddressWords) {
+    private static String classes(String normal, Keyed.Draws d) {
         StringBuilder out = new StringBuilder(normal.length());
         int i = 0;
         while (i < normal.length()) {
@@ -113,11 +114,7 @@ final class Templates {
                     end++;
                 }
                 String word = normal.substring(i, end);
-                if (keepAddressWords && Values.ADDRESS_WORDS.contains(word)) {
-                    out.append(word);
-                } else {
-                    out.append(letters(word, d));
-                }
+                out.append(letters(word, d));
                 i = end;
             } else if (Values.isAsciiDigit(c)) {
                 int end = i;
@@ -155,8 +152,40 @@ final class Templates {
         return out.toString();
     }
 
-    private static String address(String normal, Keyed.Draws d) {
-        return classes(normal, d, true);
+    /**
+     * A text word by word: each word and each number drawn from itself alone, so that a street
+     * found as {@code 956 Maple Road} in one place and {@code 956 Maple Road, Apt 2C} in another
+     * reads the same in both; the words of a street's type and unit ({@code Road}, {@code Apt})
+     * stay when {@code keepAddressWords}. A later attempt draws every word again.
+     */
+    private String words(String normal, int attempt, boolean keepAddressWords) {
+        String again = attempt == 0 ? "" : Integer.toString(attempt);
+        StringBuilder out = new StringBuilder(normal.length());
+        int i = 0;
+        while (i < normal.length()) {
+            char c = normal.charAt(i);
+            boolean letter = Character.isLetter(c);
+            if (letter || Values.isAsciiDigit(c)) {
+                int end = i;
+                while (end < normal.length() && (letter ? Character.isLetter(normal.charAt(end))
+                        : Values.isAsciiDigit(normal.charAt(end)))) {
+                    end++;
+                }
+                String word = normal.substring(i, end);
+                if (letter && keepAddressWords && Values.ADDRESS_WORDS.contains(word)) {
+                    out.append(word);
+                } else if (letter) {
+                    out.append(letters(word, keyed.draws("stretto-redact", "word", word, again)));
+                } else {
+                    out.append(digitRun(word, keyed.draws("stretto-redact", "number", word, again)));
+                }
+                i = end;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
     }
 
     /** Vowels for vowels and consonants for other letters: a made-up word that can be said. */
@@ -184,9 +213,9 @@ final class Templates {
     private static String path(String normal, Keyed.Draws d) {
         int dot = normal.lastIndexOf('.');
         if (dot > 0 && normal.length() - dot <= 6) {
-            return classes(normal.substring(0, dot), d, false) + normal.substring(dot);
+            return classes(normal.substring(0, dot), d) + normal.substring(dot);
         }
-        return classes(normal, d, false);
+        return classes(normal, d);
     }
 
     /**
