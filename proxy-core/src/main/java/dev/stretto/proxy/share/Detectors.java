@@ -107,7 +107,7 @@ final class Detectors {
                 from = at + token.length();
             }
         }
-        if (text.length() >= 8 && (text.indexOf('B') >= 0 || text.indexOf('b') >= 0)) {
+        if (text.length() >= 8 && (text.contains("earer") || text.contains("EARER"))) {
             Matcher m = BEARER.matcher(text);
             while (m.find()) {
                 out.add(new Found(ValueKind.SECRET, m.start(1), m.end(1)));
