@@ -71,7 +71,7 @@ class RedactCommandTest {
             files.add(new ShareFile.Session(p.getFileName().toString(), SessionLog.read(p)));
         }
         RedactionResult r = Redactor.of(PseudonymKey.load(keyFile), RedactionRules.none(), RedactionOptions.defaults())
-                .redact(files);
+                .redactFiles(files);
         Map<String, String> back = new HashMap<>();
         r.replacements().forEach((original, pseudonym) -> back.putIfAbsent(pseudonym, original));
         return back;

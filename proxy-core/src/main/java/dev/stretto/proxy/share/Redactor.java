@@ -69,7 +69,7 @@ public final class Redactor {
      */
     public SessionLog redact(SessionLog log) {
         ShareFile.Session file = new ShareFile.Session(log.session() + SessionLog.SUFFIX, log);
-        return ((ShareFile.Session) redact(List.of(file)).files().getFirst().redacted()).log();
+        return ((ShareFile.Session) redactFiles(List.of(file)).files().getFirst().redacted()).log();
     }
 
     /**
@@ -79,7 +79,7 @@ public final class Redactor {
      * @return each file redacted, in the order given, with what was replaced
      * @throws IllegalArgumentException when a line of a flow or confirm log is not JSON
      */
-    public RedactionResult redact(List<? extends ShareFile> files) {
+    public RedactionResult redactFiles(List<? extends ShareFile> files) {
         Dictionary dictionary = new Dictionary();
         Collector collector = new Collector(rules, dictionary);
         SessionTimes times = new SessionTimes(keyed);

@@ -76,7 +76,7 @@ public final class ShareCopy {
                 outcomes.add(new FileOutcome.Skipped(i.source(), describe(i.source(), e), true));
             }
         }
-        RedactionResult result = redactor.redact(read.stream().map(Read::file).toList());
+        RedactionResult result = redactor.redactFiles(read.stream().map(Read::file).toList());
         Set<Path> targets = new HashSet<>();
         for (int k = 0; k < read.size(); k++) {
             Read r = read.get(k);

@@ -27,7 +27,7 @@ class HostileInputTest {
     Path tmp;
 
     private static String redacted(Logs logs) throws Exception {
-        return ((ShareFile.Session) RedactorTest.redactor().redact(List.of(logs.file())).files().getFirst().redacted())
+        return ((ShareFile.Session) RedactorTest.redactor().redactFiles(List.of(logs.file())).files().getFirst().redacted())
                 .log().toJsonLines();
     }
 
@@ -175,7 +175,7 @@ class HostileInputTest {
     @Test
     void aRunReportsWhatItReplacedByKind() throws Exception {
         Logs logs = new Logs("20260101T000000.000Z-1").said("user", "ada@example.org, 4111 1111 1111 1111");
-        RedactedFile f = RedactorTest.redactor().redact(List.of(logs.file())).files().getFirst();
+        RedactedFile f = RedactorTest.redactor().redactFiles(List.of(logs.file())).files().getFirst();
         assertEquals(Map.of(ValueKind.EMAIL, 1, ValueKind.CARD, 1), f.replaced());
         assertEquals(2, f.total());
         LogEntry e = ((ShareFile.Session) f.redacted()).log().entries().getFirst();

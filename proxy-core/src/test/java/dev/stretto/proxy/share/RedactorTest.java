@@ -80,7 +80,7 @@ class RedactorTest {
 
     @Test
     void pseudonymsKeepTheShapeOfTheirValues() throws IOException {
-        RedactionResult r = redactor().redact(sessions());
+        RedactionResult r = redactor().redactFiles(sessions());
         Map<String, String> to = r.replacements();
         int shapes = 0;
         for (Path log : PersonalLogs.logs()) {
@@ -149,7 +149,7 @@ class RedactorTest {
 
     @Test
     void oneValueIsOnePseudonymInTheConversationTheArgumentsTheResultsAndTheIds() throws IOException {
-        RedactionResult r = redactor().redact(sessions());
+        RedactionResult r = redactor().redactFiles(sessions());
         for (RedactedFile f : r.files()) {
             SessionLog log = ((ShareFile.Session) f.redacted()).log();
             String said = "";
@@ -196,22 +196,22 @@ class RedactorTest {
     @Test
     void theSameKeyGivesTheSameCopiesAndAnotherKeyOthers() throws IOException {
         List<ShareFile> files = sessions();
-        RedactionResult a = redactor().redact(files);
-        RedactionResult b = redactor().redact(files);
+        RedactionResult a = redactor().redactFiles(files);
+        RedactionResult b = redactor().redactFiles(files);
         RedactionResult other = Redactor.of(PseudonymKey.of("another-key-0123456789".getBytes(StandardCharsets.UTF_8)),
-                RedactionRules.none(), RedactionOptions.defaults()).redact(files);
+                RedactionRules.none(), RedactionOptions.defaults()).redactFiles(files);
         for (int i = 0; i < files.size(); i++) {
             assertEquals(text(a.files().get(i).redacted()), text(b.files().get(i).redacted()));
             assertNotEquals(text(a.files().get(i).redacted()), text(other.files().get(i).redacted()));
             // A run over this one file alone gives its values the pseudonyms the run over all gave.
-            RedactionResult alone = redactor().redact(List.of(files.get(i)));
+            RedactionResult alone = redactor().redactFiles(List.of(files.get(i)));
             assertEquals(text(a.files().get(i).redacted()), text(alone.files().getFirst().redacted()));
         }
     }
 
     @Test
     void whatIsNotPersonalKeepsItsBytes() throws IOException {
-        RedactionResult r = redactor().redact(sessions());
+        RedactionResult r = redactor().redactFiles(sessions());
         for (RedactedFile f : r.files()) {
             SessionLog before = ((ShareFile.Session) f.original()).log();
             SessionLog after = ((ShareFile.Session) f.redacted()).log();

@@ -21,7 +21,7 @@ class RulesAndFilesTest {
 
     private static String redacted(RedactionRules rules, Logs logs) throws Exception {
         return RedactorTest.text(Redactor.of(RedactorTest.KEY, rules, RedactionOptions.defaults())
-                .redact(List.of(logs.file())).files().getFirst().redacted());
+                .redactFiles(List.of(logs.file())).files().getFirst().redacted());
     }
 
     private static Logs shop() {

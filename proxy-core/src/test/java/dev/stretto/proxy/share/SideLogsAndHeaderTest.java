@@ -64,7 +64,7 @@ class SideLogsAndHeaderTest {
                 + "\"fails\":false,\"key\":\"" + key + "\",\"ms\":0,\"p_yes\":0.5,\"proposal_check\":[{\"argument\":"
                 + "\"payment_method_id\",\"value\":\"credit_card_61\"}],\"tool\":\"modify_pending_order_payment\","
                 + "\"unknown\":false,\"word_list\":true}";
-        RedactionResult r = RedactorTest.redactor().redact(List.of(logs.file(),
+        RedactionResult r = RedactorTest.redactor().redactFiles(List.of(logs.file(),
                 new ShareFile.ConfirmLog("20260928T020401.312Z-14780.confirm.jsonl", List.of(line))));
         String confirm = ((ShareFile.ConfirmLog) r.files().get(1).redacted()).lines().getFirst();
         JsonNode c = CanonicalJson.parse(confirm);
@@ -83,13 +83,13 @@ class SideLogsAndHeaderTest {
         Logs a = new Logs("20260101T000000.000Z-1", "[\"demo\"]", "host-4242");
         Logs b = new Logs("20260101T000000.500Z-2", "[\"demo\"]", "host-4242");
         Logs c = new Logs("20260101T000001.000Z-3", "[\"demo\"]", "alice-laptop");
-        RedactionResult r = RedactorTest.redactor().redact(List.of(a.file(), b.file(), c.file()));
+        RedactionResult r = RedactorTest.redactor().redactFiles(List.of(a.file(), b.file(), c.file()));
         String ha = header(r, 0).hostSession();
         assertTrue(ha.matches("host-\\d{4}") && !ha.equals("host-4242"), ha);
         assertEquals(ha, header(r, 1).hostSession());
         assertFalse(header(r, 2).hostSession().contains("alice"), header(r, 2).hostSession());
         RedactionResult kept = Redactor.of(RedactorTest.KEY, RedactionRules.none(), new RedactionOptions(true, false, false))
-                .redact(List.of(a.file()));
+                .redactFiles(List.of(a.file()));
         assertEquals("host-4242", header(kept, 0).hostSession());
     }
 
@@ -99,7 +99,7 @@ class SideLogsAndHeaderTest {
                 "[\"/usr/local/bin/npx\",\"-y\",\"@modelcontextprotocol/server-filesystem\",\"/home/alice/projects/acme\","
                         + "\"--token=<redacted>\"]", null)
                 .call("list_directory", "{\"path\":\"/home/alice/projects/acme\"}", "[FILE] /home/alice/projects/acme/notes.md");
-        RedactionResult r = RedactorTest.redactor().redact(List.of(logs.file()));
+        RedactionResult r = RedactorTest.redactor().redactFiles(List.of(logs.file()));
         List<String> command = header(r, 0).serverCommand();
         assertEquals("/usr/local/bin/npx", command.get(0));
         assertEquals("@modelcontextprotocol/server-filesystem", command.get(2));
@@ -109,7 +109,7 @@ class SideLogsAndHeaderTest {
         assertFalse(text.contains("alice") || text.contains("acme"), text);
         assertTrue(text.contains("{\"path\":\"" + command.get(3) + "\"}"), text);
         RedactionResult kept = Redactor.of(RedactorTest.KEY, RedactionRules.none(), new RedactionOptions(false, true, false))
-                .redact(List.of(logs.file()));
+                .redactFiles(List.of(logs.file()));
         assertEquals("/home/alice/projects/acme", header(kept, 0).serverCommand().get(3));
     }
 
