@@ -35,7 +35,8 @@ abstract class Pass implements JsonWalk.Visitor {
     String text(String text, Zone.Data d) {
         if (Fragments.wholeJson(text)) {
             try {
-                return JsonWalk.walk(text, d.nested(), this);
+                // A JSON document in a text: walked on from where the text stands, pointers and keys and all.
+                return JsonWalk.walk(text, d, this);
             } catch (IOException notJson) {
                 // Read as text below.
             }

@@ -102,26 +102,29 @@ final class Templates {
         return String.format(java.util.Locale.ROOT, "%04d-%02d-%02d", year, month, day);
     }
 
-    /** Letters for letters, digits for digits (a first digit 0 stays 0, another stays another). */
-    private static String classes(String normal, Keyed.Draws d) {
+    /** How a template is made of a value's runs of letters and of digits; every other character stays. */
+    private interface Runs {
+        /** The template of the letters from {@code start} to {@code end} of the value. */
+        String letters(String word, int start, int end);
+
+        /** The template of a run of digits. */
+        String digits(String run);
+    }
+
+    private static String byRuns(String normal, Runs runs) {
         StringBuilder out = new StringBuilder(normal.length());
         int i = 0;
         while (i < normal.length()) {
             char c = normal.charAt(i);
-            if (Character.isLetter(c)) {
+            boolean letter = Character.isLetter(c);
+            if (letter || Values.isAsciiDigit(c)) {
                 int end = i;
-                while (end < normal.length() && Character.isLetter(normal.charAt(end))) {
+                while (end < normal.length() && (letter ? Character.isLetter(normal.charAt(end))
+                        : Values.isAsciiDigit(normal.charAt(end)))) {
                     end++;
                 }
-                String word = normal.substring(i, end);
-                out.append(letters(word, d));
-                i = end;
-            } else if (Values.isAsciiDigit(c)) {
-                int end = i;
-                while (end < normal.length() && Values.isAsciiDigit(normal.charAt(end))) {
-                    end++;
-                }
-                out.append(digitRun(normal.substring(i, end), d));
+                String run = normal.substring(i, end);
+                out.append(letter ? runs.letters(run, i, end) : runs.digits(run));
                 i = end;
             } else {
                 out.append(c);
@@ -129,6 +132,21 @@ final class Templates {
             }
         }
         return out.toString();
+    }
+
+    /** Letters for letters, digits for digits (a first digit 0 stays 0, another stays another). */
+    private static String classes(String normal, Keyed.Draws d) {
+        return byRuns(normal, new Runs() {
+            @Override
+            public String letters(String word, int start, int end) {
+                return Templates.letters(word, d);
+            }
+
+            @Override
+            public String digits(String run) {
+                return digitRun(run, d);
+            }
+        });
     }
 
     /** Random digits, the first one 0 if it was and not 0 if it was not (a number stays a number). */
@@ -160,32 +178,20 @@ final class Templates {
      */
     private String words(String normal, int attempt, boolean keepAddressWords) {
         String again = attempt == 0 ? "" : Integer.toString(attempt);
-        StringBuilder out = new StringBuilder(normal.length());
-        int i = 0;
-        while (i < normal.length()) {
-            char c = normal.charAt(i);
-            boolean letter = Character.isLetter(c);
-            if (letter || Values.isAsciiDigit(c)) {
-                int end = i;
-                while (end < normal.length() && (letter ? Character.isLetter(normal.charAt(end))
-                        : Values.isAsciiDigit(normal.charAt(end)))) {
-                    end++;
+        return byRuns(normal, new Runs() {
+            @Override
+            public String letters(String word, int start, int end) {
+                if (keepAddressWords && Values.ADDRESS_WORDS.contains(word)) {
+                    return word;
                 }
-                String word = normal.substring(i, end);
-                if (letter && keepAddressWords && Values.ADDRESS_WORDS.contains(word)) {
-                    out.append(word);
-                } else if (letter) {
-                    out.append(letters(word, keyed.draws("stretto-redact", "word", word, again)));
-                } else {
-                    out.append(digitRun(word, keyed.draws("stretto-redact", "number", word, again)));
-                }
-                i = end;
-            } else {
-                out.append(c);
-                i++;
+                return Templates.letters(word, keyed.draws("stretto-redact", "word", word, again));
             }
-        }
-        return out.toString();
+
+            @Override
+            public String digits(String run) {
+                return digitRun(run, keyed.draws("stretto-redact", "number", run, again));
+            }
+        });
     }
 
     /** Vowels for vowels and consonants for other letters: a made-up word that can be said. */
@@ -233,44 +239,27 @@ final class Templates {
             return out.toString();
         }
         int firstDigit = -1;
-        for (int i = 0; i < normal.length(); i++) {
+        for (int i = 0; i < normal.length() && firstDigit < 0; i++) {
             if (Values.isAsciiDigit(normal.charAt(i))) {
                 firstDigit = i;
-                break;
             }
         }
-        StringBuilder out = new StringBuilder(normal.length());
-        int i = 0;
-        while (i < normal.length()) {
-            char c = normal.charAt(i);
-            if (Character.isLetter(c)) {
-                int end = i;
-                while (end < normal.length() && Character.isLetter(normal.charAt(end))) {
-                    end++;
-                }
-                String word = normal.substring(i, end);
+        int prefixEnd = firstDigit;
+        return byRuns(normal, new Runs() {
+            @Override
+            public String letters(String word, int start, int end) {
                 String asName = names == null ? null : names.apply(word);
                 if (asName != null) {
-                    out.append(asName);
-                } else if (firstDigit > end) {
-                    out.append(word);
-                } else {
-                    out.append(letters(word, d));
+                    return asName;
                 }
-                i = end;
-            } else if (Values.isAsciiDigit(c)) {
-                int end = i;
-                while (end < normal.length() && Values.isAsciiDigit(normal.charAt(end))) {
-                    end++;
-                }
-                out.append(digitRun(normal.substring(i, end), d));
-                i = end;
-            } else {
-                out.append(c);
-                i++;
+                return prefixEnd > end ? word : Templates.letters(word, d);
             }
-        }
-        return out.toString();
+
+            @Override
+            public String digits(String run) {
+                return digitRun(run, d);
+            }
+        });
     }
 
     /** Six or more characters of hexadecimal digits (and dashes) with both a digit and a letter. */

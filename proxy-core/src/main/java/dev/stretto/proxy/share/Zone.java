@@ -64,11 +64,6 @@ sealed interface Zone {
             return new Data(null, Root.NONE, null, key, null);
         }
 
-        /** The zone of a document parsed from a text in this zone: the same tool, from the data's root. */
-        Data nested() {
-            return new Data(tool, root, path == null ? null : path, key, parentKey);
-        }
-
         @Override
         public Zone child(String key, int index, JsonNode holder) {
             if (key != null) {
