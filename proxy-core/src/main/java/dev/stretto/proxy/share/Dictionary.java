@@ -16,10 +16,6 @@ import java.util.Set;
  */
 final class Dictionary {
 
-    /** A value: its kind and its normal form ({@link Values#normal}). */
-    record Value(ValueKind kind, String normal) {
-    }
-
     /** How often a template may be drawn again before one already an original value is allowed. */
     private static final int STRICT_ATTEMPTS = 64;
     /** How often before the value's template is made unique by a suffix. */
@@ -27,8 +23,8 @@ final class Dictionary {
     /** The words remembered, to draw no template that is already a word of the files. */
     private static final int MAX_WORDS = 2_000_000;
 
-    private final Map<String, Value> literals = new HashMap<>();
-    private final Map<String, Value> secrets = new HashMap<>();
+    private final Map<String, PersonalValue> literals = new HashMap<>();
+    private final Map<String, PersonalValue> secrets = new HashMap<>();
     private final Set<String> kept = new HashSet<>();
     private final Set<String> words = new HashSet<>();
     private final Set<String> tools = new HashSet<>();
@@ -41,7 +37,7 @@ final class Dictionary {
         }
         if (kind == ValueKind.SECRET) {
             if (text.length() >= 4 && !text.startsWith("<redacted")) {
-                secrets.putIfAbsent(text, new Value(kind, text));
+                secrets.putIfAbsent(text, new PersonalValue(kind, text));
             }
             return;
         }
@@ -49,7 +45,7 @@ final class Dictionary {
         if (literal.length() < 2) {
             return;
         }
-        Value v = new Value(kind, Values.normal(kind, text));
+        PersonalValue v = new PersonalValue(kind, Values.normal(kind, text));
         if (v.normal().isEmpty()) {
             return;
         }
@@ -111,7 +107,7 @@ final class Dictionary {
         for (String t : tools) {
             toolsFolded.add(Values.fold(t));
         }
-        Map<Value, List<String>> byValue = new HashMap<>();
+        Map<PersonalValue, List<String>> byValue = new HashMap<>();
         literals.forEach((literal, v) -> {
             boolean keptWord = v.kind() == ValueKind.NAME || v.kind() == ValueKind.PATH;
             if (kept.contains(literal) || toolsFolded.contains(literal) || (keptWord && kept.contains(v.normal()))) {
@@ -119,24 +115,24 @@ final class Dictionary {
             }
             byValue.computeIfAbsent(v, k -> new ArrayList<>()).add(literal);
         });
-        Map<Value, String> secretLiterals = new HashMap<>();
+        Map<PersonalValue, String> secretLiterals = new HashMap<>();
         secrets.forEach((literal, v) -> {
             if (!kept.contains(Values.collapsed(literal)) && !tools.contains(literal)) {
                 secretLiterals.put(v, literal);
             }
         });
         Set<String> originals = new HashSet<>(literals.keySet());
-        for (Value v : byValue.keySet()) {
+        for (PersonalValue v : byValue.keySet()) {
             originals.add(v.normal());
         }
-        List<Value> order = new ArrayList<>(byValue.keySet());
+        List<PersonalValue> order = new ArrayList<>(byValue.keySet());
         order.addAll(secretLiterals.keySet());
-        order.sort(Comparator.comparing((Value v) -> v.kind().ordinal()).thenComparing(Value::normal));
-        Map<Value, String> assigned = new HashMap<>();
+        order.sort(Comparator.comparing((PersonalValue v) -> v.kind().ordinal()).thenComparing(PersonalValue::normal));
+        Map<PersonalValue, String> assigned = new HashMap<>();
         Set<String> taken = new HashSet<>();
         Map<String, String> nameTemplates = new HashMap<>();
         int secondChoices = 0;
-        for (Value v : order) {
+        for (PersonalValue v : order) {
             String template = null;
             for (int attempt = 0; template == null; attempt++) {
                 String t = templates.of(v.kind(), v.normal(), attempt, nameTemplates::get);

@@ -29,12 +29,12 @@ final class Pseudonyms {
 
     private final ValueTrie trie;
     private final Map<String, ValueTrie.Entry> whole;
-    private final Map<Dictionary.Value, String> templates;
+    private final Map<PersonalValue, String> templates;
     private final List<String> tools;
     private final int secondChoices;
     private final Map<String, String> replaced = new LinkedHashMap<>();
 
-    Pseudonyms(ValueTrie trie, Map<String, ValueTrie.Entry> whole, Map<Dictionary.Value, String> templates,
+    Pseudonyms(ValueTrie trie, Map<String, ValueTrie.Entry> whole, Map<PersonalValue, String> templates,
                Set<String> tools, int secondChoices) {
         this.trie = trie;
         this.whole = whole;
@@ -89,7 +89,7 @@ final class Pseudonyms {
         return render(e.value(), text, tally);
     }
 
-    private String render(Dictionary.Value v, String occurrence, Tally tally) {
+    private String render(PersonalValue v, String occurrence, Tally tally) {
         String template = templates.get(v);
         String out = Occurrences.render(v.kind(), template, occurrence);
         tally.add(v.kind());

@@ -23,7 +23,7 @@ final class ValueTrie {
      * @param edgeStart whether its first character is a letter or digit (then none may come before it)
      * @param edgeEnd   whether its last character is (then none may come after it)
      */
-    record Entry(Dictionary.Value value, String exact, boolean wholeOnly, boolean edgeStart, boolean edgeEnd) {
+    record Entry(PersonalValue value, String exact, boolean wholeOnly, boolean edgeStart, boolean edgeEnd) {
     }
 
     /** A value found: where, and which. */
