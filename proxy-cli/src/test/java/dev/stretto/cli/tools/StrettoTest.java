@@ -355,6 +355,7 @@ class StrettoTest {
                 "RULE                            WRITES  PASS  FAIL  UNKNOWN  WOULD REFUSE",
                 "retail.authenticated                 1     1     0        0             0",
                 "retail.own_order                     1     1     0        0             0",
+                "retail.own_user                      0     0     0        0             0",
                 "retail.status_checked                1     1     0        0             0",
                 "retail.pending                       1     1     0        0             0",
                 "retail.delivered                     0     0     0        0             0",
