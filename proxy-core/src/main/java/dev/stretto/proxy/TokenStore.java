@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Where the sign-ins to OAuth servers are kept ({@link StoredLogin}s, one per MCP endpoint),
- * between sessions and between proxies. The proxy's own is {@link #inDirectory} {@code
+ * between sessions and between proxies. The proxy's own is the directory {@code
  * ~/.stretto/auth/} ({@link OAuthLogins#directoryStore}); a harness may keep them elsewhere (a
  * keychain, a vault, memory: {@link OAuthLogins#memoryStore}) with an implementation of its own,
  * given in {@link OAuthSettings#withStore}.

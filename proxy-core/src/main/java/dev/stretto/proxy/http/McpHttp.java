@@ -1,6 +1,7 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.logging.Logger;
 import dev.stretto.proxy.oauth.UpstreamAuth;
 import java.io.IOException;
@@ -132,7 +133,7 @@ final class McpHttp {
      */
     private CompletableFuture<HttpResponse<InputStream>> sendAsync(HttpRequest.Builder request, int attempt) {
         // The refusal is handled on another thread: its messages go where this thread's do.
-        dev.stretto.proxy.ProxyMessages messages = Logger.current();
+        ProxyMessages messages = Logger.current();
         String authorization;
         try {
             authorization = auth.authorization();
