@@ -11,6 +11,7 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -205,12 +206,16 @@ final class McpHttp {
         return send(b, HttpResponse.BodyHandlers.ofInputStream(), false);
     }
 
-    /** Ends the session with DELETE; returns the status. */
+    /**
+     * Ends the session with DELETE; returns the status. DELETE is idempotent, so a request that
+     * failed on its connection is sent once more: the client's pool may hand out a connection the
+     * server closed while it sat idle, and the client itself retries only GET and HEAD on those.
+     */
     int delete() throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(target).DELETE().timeout(timeout);
         sessionHeaders(b);
         extraHeaders(b);
-        return send(b, HttpResponse.BodyHandlers.discarding(), false).statusCode();
+        return send(b, HttpResponse.BodyHandlers.discarding(), false, true).statusCode();
     }
 
     /**
@@ -219,12 +224,28 @@ final class McpHttp {
      */
     private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body,
                                      boolean interactive) throws IOException, InterruptedException {
+        return send(request, body, interactive, false);
+    }
+
+    /**
+     * As {@link #send(HttpRequest.Builder, HttpResponse.BodyHandler, boolean)}; with {@code
+     * idempotent}, a request that failed on its connection is sent once more.
+     */
+    private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body,
+                                     boolean interactive, boolean idempotent) throws IOException, InterruptedException {
+        boolean resend = idempotent;
         for (int attempt = 1; ; attempt++) {
             String authorization = auth.authorization();
             HttpResponse<T> response;
             try {
                 response = client.send(withAuthorization(request, authorization), body);
             } catch (IOException e) {
+                // A timeout is not a closed connection: the server is slow, and asking again would wait twice.
+                if (resend && !PostExchange.isInterruption(e) && !(e instanceof HttpTimeoutException)) {
+                    resend = false;
+                    attempt--;
+                    continue;
+                }
                 if (!PostExchange.isInterruption(e)) {
                     reachability.failed(e);
                 }
