@@ -9,6 +9,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -90,13 +91,57 @@ final class OAuthHttp {
                 .header("Accept", "application/json"));
     }
 
+    /**
+     * A server of the sign-in (the resource's metadata, the authorization server) that could not
+     * be reached, as a failed sign-in, so that the host is told it was the sign-in that failed; an
+     * interruption is passed on as it is.
+     */
+    private static IOException unreachable(HttpRequest request, IOException e) throws InterruptedException {
+        if (interrupted(e)) {
+            throw new InterruptedException();
+        }
+        URI url = request.uri();
+        String why = e instanceof HttpTimeoutException ? "no answer in time"
+                : e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName()
+                : Texts.shown(e.getMessage(), 160);
+        return new AuthorizationFailedException("cannot reach " + url.getScheme() + "://" + url.getHost()
+                + (url.getPort() >= 0 ? ":" + url.getPort() : "") + " (" + why + ")");
+    }
+
+    private static boolean interrupted(Throwable e) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     private Answer send(HttpRequest.Builder b) throws IOException, InterruptedException {
-        HttpResponse<InputStream> response = client.send(b.timeout(timeout).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpRequest request = b.timeout(timeout).build();
+        HttpResponse<InputStream> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            if (interrupted(e) || e instanceof HttpTimeoutException) {
+                throw unreachable(request, e);
+            }
+            // The connection failed, most likely one of the client's pool that the server closed
+            // while it sat idle (as it does while the person signs in): once more, on another. The
+            // client itself retries only GET and HEAD on those.
+            try {
+                response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            } catch (IOException again) {
+                throw unreachable(request, again);
+            }
+        }
         byte[] body;
         try (InputStream in = response.body()) {
             body = in.readNBytes(BODY_LIMIT);
