@@ -2,6 +2,7 @@ package dev.stretto.cli;
 
 import dev.stretto.proxy.BrowserOpener;
 import dev.stretto.proxy.HostEnvironment;
+import dev.stretto.proxy.OAuthLogins;
 import dev.stretto.proxy.OAuthSettings;
 import java.io.IOException;
 import java.net.URI;
@@ -74,11 +75,11 @@ public record OAuthChoice(String clientId, Path secretFile, Path keyFile, URI me
         if (noBrowser) {
             s = s.withBrowser(BrowserOpener.none());
         } else if (browser != null) {
-            s = s.withBrowserCommand(browser);
+            s = s.withBrowser(OAuthLogins.browserCommand(browser));
         } else {
             String fromEnv = env.get(BROWSER_VARIABLE);
             if (fromEnv != null && !fromEnv.isBlank()) {
-                s = s.withBrowserCommand(OAuthArgs.words(fromEnv));
+                s = s.withBrowser(OAuthLogins.browserCommand(OAuthArgs.words(fromEnv)));
             }
         }
         try {

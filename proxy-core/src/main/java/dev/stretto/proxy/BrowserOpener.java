@@ -9,7 +9,7 @@ import java.net.URI;
  * its messages (at warn level), so a person without a browser can open it by hand. The browser
  * is sent back to the proxy's loopback callback, which ends the wait.
  *
- * <p>The proxy's own openers run a command ({@link OAuthSettings#withBrowserCommand}), or the
+ * <p>The proxy's own openers run a command ({@link OAuthLogins#browserCommand}), or the
  * machine's way to open a URL (the settings' default, a null browser): {@code $BROWSER}, else
  * {@code open} on macOS, else {@code xdg-open}.
  *

@@ -3,6 +3,7 @@ package dev.stretto.proxy;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.logging.Logger;
 import dev.stretto.proxy.oauth.Authorizer;
+import dev.stretto.proxy.oauth.CommandOpener;
 import dev.stretto.proxy.oauth.DirectoryTokenStore;
 import dev.stretto.proxy.oauth.MemoryTokenStore;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import java.util.concurrent.Executors;
 
 /**
  * Signing in to OAuth servers outside a session, and the logins kept: what {@code stretto
- * login URL}, {@code stretto logout URL} and {@code stretto auth list} do, for a program too.
+ * login URL}, {@code stretto logout URL} and {@code stretto auth list} do, for a program too;
+ * and the proxy's own {@link TokenStore}s and {@link BrowserOpener}s for {@link OAuthSettings}.
  */
 public final class OAuthLogins {
 
@@ -52,6 +54,19 @@ public final class OAuthLogins {
      */
     public static TokenStore memoryStore() {
         return new MemoryTokenStore();
+    }
+
+    /**
+     * An opener that shows the authorization URL by running {@code command} with the URL as its
+     * last argument: without a shell, its output discarded (never on the proxy's stdout), not
+     * waited for ({@code --oauth-browser CMD}).
+     *
+     * @param command the program and its first arguments; not empty
+     * @return the opener
+     * @throws IllegalArgumentException when the command is empty
+     */
+    public static BrowserOpener browserCommand(List<String> command) {
+        return new CommandOpener(command);
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.stretto.proxy;
 
-import dev.stretto.proxy.oauth.CommandOpener;
-import dev.stretto.proxy.oauth.PemKeys;
+import dev.stretto.proxy.jwt.PemKeys;
 import java.net.URI;
 import java.security.PrivateKey;
 import java.time.Duration;
@@ -180,25 +179,13 @@ public record OAuthSettings(boolean enabled, String clientId, String clientSecre
     /**
      * These settings showing the authorization URL with {@code browser}.
      *
-     * @param browser the opener, or null for the system's
+     * @param browser the opener ({@link OAuthLogins#browserCommand} runs a command), or null for
+     *                the system's
      * @return the settings
      */
     public OAuthSettings withBrowser(BrowserOpener browser) {
         return new OAuthSettings(enabled, clientId, clientSecret, clientMetadataUrl, clientKey, scopes, callbackPort,
                 browser, store, loginTimeout, clientCredentials);
-    }
-
-    /**
-     * These settings showing the authorization URL by running {@code command} with the URL as its
-     * last argument: without a shell, its output discarded (never on the proxy's stdout), not
-     * waited for ({@code --oauth-browser CMD}).
-     *
-     * @param command the program and its first arguments; not empty
-     * @return the settings
-     * @throws IllegalArgumentException when the command is empty
-     */
-    public OAuthSettings withBrowserCommand(List<String> command) {
-        return withBrowser(new CommandOpener(command));
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.stretto.proxy.oauth;
+package dev.stretto.proxy.jwt;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,9 +15,10 @@ import java.util.Base64;
  * client's key whose issuer and subject are the client id and whose audience is the
  * authorization server, good for five minutes, with a fresh {@code jti} each time.
  */
-final class JwtAssertion {
+public final class JwtAssertion {
 
-    static final String TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+    /** The {@code client_assertion_type} of such an assertion. */
+    public static final String TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -26,7 +27,13 @@ final class JwtAssertion {
     private JwtAssertion() {
     }
 
-    static String sign(String clientId, String audience, PrivateKey key, Instant now) {
+    /**
+     * The assertion of {@code clientId} for {@code audience}, signed with {@code key} as {@link
+     * PemKeys#algorithmFor} says.
+     *
+     * @throws IllegalArgumentException for a key that cannot sign a JWT
+     */
+    public static String sign(String clientId, String audience, PrivateKey key, Instant now) {
         PemKeys.Signing signing = PemKeys.algorithmFor(key);
         ObjectNode header = JSON.createObjectNode().put("alg", signing.jwsAlgorithm()).put("typ", "JWT");
         byte[] id = new byte[16];

@@ -1,4 +1,4 @@
-package dev.stretto.proxy.oauth;
+package dev.stretto.proxy.jwt;
 
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;

@@ -2,6 +2,7 @@ package dev.stretto.proxy.oauth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.StoredLogin;
+import dev.stretto.proxy.jwt.JwtAssertion;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
