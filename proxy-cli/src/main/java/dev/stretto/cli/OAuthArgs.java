@@ -103,13 +103,13 @@ public final class OAuthArgs {
                 throw new IllegalArgumentException(PORT + " needs a port from 1 to 65535, not '" + p + "'");
             }
         }
-        List<String> browser = null;
+        String browser = null;
         if (values.containsKey(BROWSER)) {
             if (flags.contains(NO_BROWSER)) {
                 throw new IllegalArgumentException("give either " + BROWSER + " or " + NO_BROWSER + ", not both");
             }
-            browser = words(values.get(BROWSER));
-            if (browser.isEmpty()) {
+            browser = values.get(BROWSER);
+            if (browser.isBlank()) {
                 throw new IllegalArgumentException(BROWSER + " needs a command");
             }
         }
@@ -140,10 +140,5 @@ public final class OAuthArgs {
         }
         return new OAuthChoice(clientId, secret, key, metadataUrl, scopes, port, browser, flags.contains(NO_BROWSER),
                 timeout, machine);
-    }
-
-    /** A command line as a user writes one in an option or a variable, split at white space. */
-    static List<String> words(String commandLine) {
-        return Arrays.stream(commandLine.strip().split("\\s+")).filter(w -> !w.isEmpty()).toList();
     }
 }

@@ -24,13 +24,13 @@ import java.util.Map;
  * @param metadataUrl       {@code --oauth-client-metadata-url}, or null
  * @param scopes            {@code --oauth-scope}, none when not given
  * @param callbackPort      {@code --oauth-callback-port}, or 0
- * @param browser           {@code --oauth-browser}, split into words, or null
+ * @param browser           {@code --oauth-browser}, a command line, or null
  * @param noBrowser         {@code --oauth-no-browser}
  * @param timeout           {@code --oauth-timeout}, or null for the default
  * @param clientCredentials {@code --oauth-client-credentials}
  */
 public record OAuthChoice(String clientId, Path secretFile, Path keyFile, URI metadataUrl, List<String> scopes,
-                   int callbackPort, List<String> browser, boolean noBrowser, Duration timeout,
+                   int callbackPort, String browser, boolean noBrowser, Duration timeout,
                    boolean clientCredentials) {
 
     /** The environment variable that names the browser command, as {@code --oauth-browser}. */
@@ -75,11 +75,11 @@ public record OAuthChoice(String clientId, Path secretFile, Path keyFile, URI me
         if (noBrowser) {
             s = s.withBrowser(BrowserOpener.none());
         } else if (browser != null) {
-            s = s.withBrowser(OAuthLogins.browserCommand(browser));
+            s = s.withBrowser(OAuthLogins.browserCommandLine(browser));
         } else {
             String fromEnv = env.get(BROWSER_VARIABLE);
             if (fromEnv != null && !fromEnv.isBlank()) {
-                s = s.withBrowser(OAuthLogins.browserCommand(OAuthArgs.words(fromEnv)));
+                s = s.withBrowser(OAuthLogins.browserCommandLine(fromEnv));
             }
         }
         try {

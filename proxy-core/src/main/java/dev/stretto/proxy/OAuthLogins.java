@@ -70,6 +70,18 @@ public final class OAuthLogins {
     }
 
     /**
+     * An opener that runs the command {@code commandLine} names, split at white space (as a user
+     * writes one in an option or a variable; no quoting), as {@link #browserCommand(List)} does.
+     *
+     * @param commandLine the program and its first arguments
+     * @return the opener
+     * @throws IllegalArgumentException when the command line is blank
+     */
+    public static BrowserOpener browserCommandLine(String commandLine) {
+        return new CommandOpener(CommandOpener.words(commandLine));
+    }
+
+    /**
      * The proxy's own store for {@code host}: {@code ~/.stretto/auth}.
      *
      * @param host the surroundings, for the home directory

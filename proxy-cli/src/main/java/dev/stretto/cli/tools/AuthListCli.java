@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,15 +38,13 @@ final class AuthListCli {
 
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env)
             throws UsageException, IOException {
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
-        if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(HELP);
+        Args a = Args.parse(COMMAND, args, 1, Set.of("--help", "-h"), Set.of());
+        if (Stretto.helpAsked(a, out, HELP)) {
             return Stretto.EXIT_OK;
         }
-        AuthArgs a = AuthArgs.parse(COMMAND, rest, List.of(), Set.of());
-        if (!a.rest().equals(List.of("list"))) {
-            throw new UsageException(COMMAND, a.rest().isEmpty() ? "give the subcommand: list"
-                    : "unknown subcommand " + a.rest().getFirst() + " (list)");
+        if (!a.operands().equals(List.of("list"))) {
+            throw new UsageException(COMMAND, a.operands().isEmpty() ? "give the subcommand: list"
+                    : "unknown subcommand " + a.operands().getFirst() + " (list)");
         }
         List<StoredLogin> logins = OAuthLogins.list(store(COMMAND, HostEnvironment.of(env, -1)));
         if (logins.isEmpty()) {

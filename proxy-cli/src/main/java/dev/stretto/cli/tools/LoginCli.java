@@ -14,7 +14,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,22 +51,24 @@ final class LoginCli {
             1 when the sign-in failed (stderr says why), 2 for a usage error.
             """;
 
+    private static final Set<String> HELP_FLAGS = Set.of("--help", "-h");
+
     private LoginCli() {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) throws UsageException {
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
-        if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(HELP);
+        Set<String> flags = new HashSet<>(OAuthArgs.FLAGS);
+        flags.addAll(HELP_FLAGS);
+        Args a = Args.parse(COMMAND, args, 1, flags, Set.copyOf(OAuthArgs.WITH_VALUE));
+        if (Stretto.helpAsked(a, out, HELP)) {
             return Stretto.EXIT_OK;
         }
-        AuthArgs a = AuthArgs.parse(COMMAND, rest, OAuthArgs.WITH_VALUE, OAuthArgs.FLAGS);
-        if (a.rest().size() != 1) {
-            throw new UsageException(COMMAND, a.rest().isEmpty() ? "give the server's URL" : "give one URL");
+        if (a.operands().size() != 1) {
+            throw new UsageException(COMMAND, a.operands().isEmpty() ? "give the server's URL" : "give one URL");
         }
         UpstreamSpec.Http spec;
         try {
-            URI endpoint = UpstreamSpec.Http.parseEndpoint(a.rest().getFirst());
+            URI endpoint = UpstreamSpec.Http.parseEndpoint(a.operands().getFirst());
             OAuthSettings settings = OAuthArgs.parse(a.values(), a.flags(), true).settings(env);
             spec = new UpstreamSpec.Http(endpoint, List.of(), settings);
         } catch (IllegalArgumentException e) {

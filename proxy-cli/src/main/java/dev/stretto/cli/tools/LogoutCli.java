@@ -8,7 +8,6 @@ import dev.stretto.proxy.UpstreamSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,14 +34,12 @@ final class LogoutCli {
 
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env)
             throws UsageException, IOException {
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
-        if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(HELP);
+        Args a = Args.parse(COMMAND, args, 1, Set.of("--all", "--help", "-h"), Set.of());
+        if (Stretto.helpAsked(a, out, HELP)) {
             return Stretto.EXIT_OK;
         }
-        AuthArgs a = AuthArgs.parse(COMMAND, rest, List.of(), Set.of("--all"));
-        boolean all = a.flags().contains("--all");
-        if (all == !a.rest().isEmpty() || a.rest().size() > 1) {
+        boolean all = a.has("--all");
+        if (all == !a.operands().isEmpty() || a.operands().size() > 1) {
             throw new UsageException(COMMAND, "give one URL, or --all");
         }
         TokenStore store = AuthListCli.store(COMMAND, HostEnvironment.of(env, -1));
@@ -59,7 +56,7 @@ final class LogoutCli {
         }
         URI server;
         try {
-            server = UpstreamSpec.Http.parseEndpoint(a.rest().getFirst());
+            server = UpstreamSpec.Http.parseEndpoint(a.operands().getFirst());
         } catch (IllegalArgumentException e) {
             throw new UsageException(COMMAND, e.getMessage());
         }

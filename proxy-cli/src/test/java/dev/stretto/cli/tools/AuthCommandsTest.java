@@ -69,7 +69,7 @@ class AuthCommandsTest {
                 run(home, "login"));
         assertEquals(new Result(2, "", "stretto: login: the upstream URL has no scheme (write http://example.com/mcp"
                 + " or https://...) (see 'stretto login --help')\n"), run(home, "login", "example.com/mcp"));
-        assertEquals(new Result(2, "", "stretto: login: unknown option --record (see 'stretto login --help')\n"),
+        assertEquals(new Result(2, "", "stretto: login: unknown option '--record' (see 'stretto login --help')\n"),
                 run(home, "login", "https://e.example/mcp", "--record", "d"));
         assertEquals(new Result(2, "", "stretto: logout: give one URL, or --all (see 'stretto logout --help')\n"),
                 run(home, "logout"));

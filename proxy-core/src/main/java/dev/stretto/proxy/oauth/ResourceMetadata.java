@@ -99,11 +99,6 @@ record ResourceMetadata(URI url, String resource, List<URI> authorizationServers
         return rp.isEmpty() || ep.equals(rp) || ep.startsWith(rp + "/");
     }
 
-    /** The endpoint as a resource identifier (RFC 8707): no fragment, no user info. */
-    static String resourceOf(URI endpoint) {
-        return dev.stretto.proxy.TokenStore.keyOf(endpoint).toString();
-    }
-
     private static int port(URI u) {
         if (u.getPort() >= 0) {
             return u.getPort();
