@@ -4,7 +4,8 @@ import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.judge.Judge;
 import dev.stretto.proxy.record.Recorder;
-import dev.stretto.proxy.session.HostInput;
+import dev.stretto.proxy.host.HostInput;
+import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.episode.Episode;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 
 /**
@@ -23,41 +25,15 @@ import java.util.function.LongSupplier;
  * wires it in place of the passive path: the server's lines go to {@link #serverSink()},
  * {@link #loops} are forked into the session's scope, and {@link #awaitEnd} is the session's
  * end. The session lends it what it has for passive mode too: the host's output (one writer
- * per side: the host's is the session's {@link HostWriter}, with its own thread and its stall
+ * per side: the host's is the session's {@link HostOutput}, with its own thread and its stall
  * limit) and the recorder every line passes before it is forwarded.
  *
  * <p>Threads: the host pump, the actor and the server writer each run on a fork of the
- * session's scope; work the actor forks runs on the session's {@link Forker}. The server sink
+ * session's scope; work the actor forks runs on an executor the session lends it, which forks
+ * each task into a scope nested in the session's. The server sink
  * is called by whichever threads read the server.
  */
 public final class ActiveSession {
-
-    /** The host's output as the actor uses it: a bounded queue that a thread of its own writes out. */
-    public interface HostWriter {
-
-        /**
-         * Queues {@code line} and, if {@code newline}, a {@code '\n'} after it, and returns at
-         * once, over the queue's bound if need be: the actor never waits on a side.
-         */
-        void offer(byte[] line, boolean newline);
-
-        /** Whether the queue is under its bound: the actor takes the server's lines only while it is. */
-        boolean hasRoom();
-
-        /**
-         * Runs {@code wake}, outside any lock, whenever the queue may have made room. Set
-         * before any line is offered.
-         */
-        void onRoom(Runnable wake);
-    }
-
-    /** Runs a task on a virtual thread in a fork of the session's scope; never blocks. */
-    @FunctionalInterface
-    public interface Forker {
-
-        /** Starts {@code task}; it must not throw. */
-        void fork(Runnable task);
-    }
 
     private final ActiveMode mode;
     private final LogHeader header;
@@ -70,7 +46,7 @@ public final class ActiveSession {
     private final Outbox toServer;
     private final CompletableFuture<Void> serverEndHandled = new CompletableFuture<>();
     // Set once by loops(), before the actor takes its first event.
-    private volatile HostWriter toHost;
+    private volatile HostOutput toHost;
     private volatile Actor actor;
 
     /**
@@ -173,8 +149,8 @@ public final class ActiveSession {
      *                 forwarded, and the actor ends
      * @param forker   where the actor's slow work runs
      */
-    public List<Callable<Void>> loops(HostInput hostIn, Upstream upstream, HostWriter hostOut, Recorder recorder,
-                                      Forker forker) {
+    public List<Callable<Void>> loops(HostInput hostIn, Upstream upstream, HostOutput hostOut, Recorder recorder,
+                                      Executor forker) {
         if (actor != null) {
             throw new IllegalStateException("loops() was called already");
         }
@@ -182,9 +158,9 @@ public final class ActiveSession {
         hostOut.onRoom(this::wake);
         actor = new Actor(mailbox, hostOut, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
                 checks, answerHook, forker, serverEndHandled);
-        forker.fork(() -> Actor.warmUp(header));
+        forker.execute(() -> Actor.warmUp(header));
         if (mode.judge() != null) {
-            forker.fork(JudgeCheck::warmUp);
+            forker.execute(JudgeCheck::warmUp);
         }
         Callable<Void> hostPump = () -> {
             while (true) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.stretto.proxy.flow.wire.LookupAnswer;
 import dev.stretto.proxy.guard.Facts;
+import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -73,7 +75,7 @@ import dev.stretto.proxy.logging.Logger;
  * behind it), or is refused when that request timed out and its answer may still come.
  *
  * <p>No blocking. The actor never writes to a side itself: it queues lines on the host's
- * output ({@link ActiveSession.HostWriter}) or the server's {@link Outbox}, whose writers do
+ * output ({@link HostOutput}) or the server's {@link Outbox}, whose writers do
  * the writing, and the mailbox's gate keeps it from taking events a full queue could not
  * take. It waits only for the log writer's queue (the same backpressure from a stalled disk
  * the pumps get in passive mode), reads the conversation file's new bytes, and appends the
@@ -111,7 +113,7 @@ final class Actor implements Callable<Void>, RunContext {
     }
 
     private final Mailbox mailbox;
-    private final ActiveSession.HostWriter toHost;
+    private final HostOutput toHost;
     private final Outbox toServer;
     private final Recorder recorder;
     private final LongSupplier ticker;
@@ -121,7 +123,7 @@ final class Actor implements Callable<Void>, RunContext {
     private final ContextFile context;
     private final List<CallCheck> checks;
     private final AnswerHook answerHook;
-    private final ActiveSession.Forker forker;
+    private final Executor forker;
     private final CompletableFuture<Void> serverEndHandled;
     /** Whether calls are checked, so each must reach the server as the checks read it. */
     private final boolean guarding;
@@ -154,9 +156,9 @@ final class Actor implements Callable<Void>, RunContext {
      * @param serverEndHandled completed once the server's end is handled: the actor's last
      *                         lines for the host are queued then
      */
-    Actor(Mailbox mailbox, ActiveSession.HostWriter toHost, Outbox toServer, Recorder recorder, LongSupplier ticker,
+    Actor(Mailbox mailbox, HostOutput toHost, Outbox toServer, Recorder recorder, LongSupplier ticker,
           long startNanos, Duration requestTimeout, ActiveMode mode, dev.stretto.trace.log.LogHeader header,
-          List<CallCheck> checks, AnswerHook answerHook, ActiveSession.Forker forker,
+          List<CallCheck> checks, AnswerHook answerHook, Executor forker,
           CompletableFuture<Void> serverEndHandled) {
         this.mailbox = mailbox;
         this.toHost = toHost;
@@ -743,7 +745,7 @@ final class Actor implements Callable<Void>, RunContext {
 
     @Override
     public <T> void fork(Callable<T> work, BiConsumer<T, Throwable> then) {
-        forker.fork(() -> {
+        forker.execute(() -> {
             T result = null;
             Throwable failure = null;
             try {

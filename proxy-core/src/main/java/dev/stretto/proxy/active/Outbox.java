@@ -7,7 +7,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The server's outbound queue: what the actor has decided to write to the server, waiting
  * for the {@link ServerWriter}. The actor never waits here. (The host's queue is the
- * session's host output, with the same bounds: see {@link ActiveSession.HostWriter}.)
+ * session's host output, with the same bounds: see {@code HostOutput}.)
  *
  * <p>Bounds and policy: the bound is soft. {@link #offer} always accepts (the actor must never
  * block on a write), but while the queue holds {@value #LINES} lines or {@value #BYTES}

@@ -3,6 +3,8 @@ package dev.stretto.proxy.http;
 import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.http.PendingRequests.Pending;
+import dev.stretto.proxy.redact.Secrets;
+import dev.stretto.proxy.redact.UrlRedactor;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.proxy.upstream.UpstreamStartException;
@@ -139,7 +141,7 @@ public final class HttpUpstream implements Upstream {
         this.drainTimeout = positive(drainTimeout, "drainTimeout");
         this.tuning = Objects.requireNonNull(tuning);
         this.warn = Objects.requireNonNull(warn);
-        this.secrets = new Secrets(McpHttp.secretValues(endpoint, this.headers));
+        this.secrets = McpHttp.secrets(endpoint, this.headers);
     }
 
     /**
@@ -149,6 +151,14 @@ public final class HttpUpstream implements Upstream {
      */
     public static String logForm(URI endpoint) {
         return UrlRedactor.redact(endpoint);
+    }
+
+    /**
+     * The secret values an upstream at {@code endpoint} with {@code headers} sends, in every
+     * form a server may echo them, longest first: what the session log must not hold.
+     */
+    public static List<String> secretValues(URI endpoint, List<HeaderSpec> headers) {
+        return McpHttp.secrets(endpoint, List.copyOf(headers)).values();
     }
 
     /**

@@ -4,6 +4,8 @@ import dev.stretto.proxy.EndReason;
 import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.host.HostInput;
+import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.upstream.Upstream;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package dev.stretto.proxy.session;
 
-import dev.stretto.proxy.active.ActiveSession;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -21,7 +20,7 @@ import java.util.concurrent.StructuredTaskScope.Subtask;
  * here; what bounds it is their own: the actor's budget of slow work (one task per question,
  * and questions are counted), and for an HTTP upstream the host's requests, one exchange each.
  */
-final class TaskForks implements Callable<Void>, ActiveSession.Forker, Executor {
+final class TaskForks implements Callable<Void>, Executor {
     private final String name;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     // Read by the joiner on the threads of finished tasks.
@@ -32,13 +31,8 @@ final class TaskForks implements Callable<Void>, ActiveSession.Forker, Executor 
     }
 
     @Override
-    public void fork(Runnable task) {
-        tasks.add(task);
-    }
-
-    @Override
     public void execute(Runnable task) {
-        fork(task);
+        tasks.add(task);
     }
 
     @Override

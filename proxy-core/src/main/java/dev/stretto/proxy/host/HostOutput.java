@@ -1,7 +1,7 @@
-package dev.stretto.proxy.session;
+package dev.stretto.proxy.host;
 
-import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.record.Recorder;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,7 +18,7 @@ import dev.stretto.proxy.logging.Logger;
  * reads blocks for good and cannot be interrupted, and no thread of the session may be caught
  * in one, or the session could never end.
  *
- * <p>Threads. {@link ServerLines} calls {@link #write} (one caller at a time, under its lock,
+ * <p>Threads. The session's {@code ServerLines} calls {@link #write} (one caller at a time, under its lock,
  * so lines keep the log's order), or in active mode the actor calls {@link #offer}; either queues the line and
  * returns. The writer, a daemon thread named by {@link #start} and outside the session's
  * scope, takes the lines in order, writes
@@ -37,18 +37,18 @@ import dev.stretto.proxy.logging.Logger;
  * the host has closed its end (the write fails), that is said once and later lines are
  * dropped; the session still ends in the usual way.
  *
- * <p>With {@code --record-sync} each line is queued with the log's {@link ForwardGate#mark()}
+ * <p>With {@code --record-sync} each line is queued with the log's {@link Recorder#mark()}
  * (taken after the line was recorded), and the writer writes it out only once the log has it on
- * disk ({@link ForwardGate#awaitDurable}), flushing what it wrote before it waits; lines queued
+ * disk ({@link Recorder#awaitDurable}), flushing what it wrote before it waits; lines queued
  * meanwhile wait in the queue, so the log forces them together.
  */
-final class HostOutput implements ActiveSession.HostWriter {
+public final class HostOutput {
     static final int CAPACITY = 64;
     static final int BYTE_BUDGET = 16 * 1024 * 1024;
 
 
     private final OutputStream out;
-    private final ForwardGate log;
+    private final Recorder log;
     private final ReentrantLock lock = new ReentrantLock();
     // Signalled on every change below, for writers, the writer thread and awaitDelivered alike.
     private final Condition changed = lock.newCondition();
@@ -83,7 +83,7 @@ final class HostOutput implements ActiveSession.HostWriter {
     private volatile Runnable onRoom = () -> {
     };
 
-    private HostOutput(OutputStream out, ForwardGate log) {
+    private HostOutput(OutputStream out, Recorder log) {
         this.out = new BufferedOutputStream(out, 64 * 1024);
         this.log = log;
         this.marks = log.syncs() ? new ArrayDeque<>() : null;
@@ -93,14 +93,14 @@ final class HostOutput implements ActiveSession.HostWriter {
      * Starts the writer thread, named {@code threadName}, for {@code out}; the lines it gets have
      * passed {@code log}, which says whether they must wait for the disk.
      */
-    static HostOutput start(OutputStream out, String threadName, ForwardGate log) {
+    public static HostOutput start(OutputStream out, String threadName, Recorder log) {
         HostOutput output = new HostOutput(out, log);
         Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(output::writeAll));
         return output;
     }
 
     /** Queues one line for the host, waiting while the queue is full; dropped once closed or broken. */
-    void write(Line line) throws InterruptedException {
+    public void write(Line line) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             while (!closed && !broken && !releasing && !queue.isEmpty()
@@ -124,7 +124,6 @@ final class HostOutput implements ActiveSession.HostWriter {
      * Active mode: queues one line for the host without waiting, over the bound if need be;
      * dropped once closed or broken.
      */
-    @Override
     public void offer(byte[] line, boolean newline) {
         lock.lock();
         try {
@@ -152,12 +151,15 @@ final class HostOutput implements ActiveSession.HostWriter {
         room = closed || broken || queue.size() < CAPACITY && queuedBytes < BYTE_BUDGET;
     }
 
-    @Override
+    /** Whether the queue is under its bound: the actor takes the server's lines only while it is. */
     public boolean hasRoom() {
         return room;
     }
 
-    @Override
+    /**
+     * Active mode: runs {@code wake}, outside any lock, whenever the queue may have made room
+     * (the actor's mailbox looks at its gate again). Set before any line is offered.
+     */
     public void onRoom(Runnable wake) {
         onRoom = wake;
     }
@@ -167,7 +169,7 @@ final class HostOutput implements ActiveSession.HostWriter {
      * one; their lines are not queued but counted as not delivered ({@link #awaitDelivered}).
      * Lines queued already are still delivered.
      */
-    void releaseWaiting() {
+    public void releaseWaiting() {
         lock.lock();
         try {
             releasing = true;
@@ -185,7 +187,7 @@ final class HostOutput implements ActiveSession.HostWriter {
      *         closed its end, when there is nobody to deliver to); those of writers released by
      *         {@link #releaseWaiting()} count
      */
-    int awaitDelivered(Duration stall) throws InterruptedException {
+    public int awaitDelivered(Duration stall) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             while (!broken && (busy || !queue.isEmpty())) {
@@ -205,7 +207,7 @@ final class HostOutput implements ActiveSession.HostWriter {
      * How long the host has taken nothing while lines wait for it (counted as for {@link
      * #awaitDelivered}); 0 when nothing waits.
      */
-    long stalledNanos() {
+    public long stalledNanos() {
         lock.lock();
         try {
             return busy || !queue.isEmpty() ? System.nanoTime() - lastProgressNanos : 0;
@@ -215,7 +217,7 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     /** No more lines: those still queued are dropped; the writer ends after the line it is writing. */
-    void close() {
+    public void close() {
         lock.lock();
         try {
             closed = true;
@@ -237,7 +239,7 @@ final class HostOutput implements ActiveSession.HostWriter {
     }
 
     /** Waits up to {@code timeout} for the writer to end after {@link #close()}; true when it has. */
-    boolean awaitEnd(Duration timeout) throws InterruptedException {
+    public boolean awaitEnd(Duration timeout) throws InterruptedException {
         return ended.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -249,7 +251,7 @@ final class HostOutput implements ActiveSession.HostWriter {
                 if (marks != null && !log.isDurable(takenMark)) {
                     // What the host may have already goes out before the wait for the disk.
                     flush();
-                    log.awaitDurableUninterruptibly(takenMark);
+                    awaitDurableUninterruptibly(takenMark);
                 }
                 boolean flushed = writeOut(next);
                 lock.lock();
@@ -330,6 +332,22 @@ final class HostOutput implements ActiveSession.HostWriter {
         } catch (IOException e) {
             fail();
             return true;
+        }
+    }
+
+    // Writer thread: an interrupt does not end the wait for the disk (it is kept for later).
+    private void awaitDurableUninterruptibly(long mark) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                log.awaitDurable(mark);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
