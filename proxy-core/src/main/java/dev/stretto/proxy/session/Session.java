@@ -7,6 +7,7 @@ import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.host.HostInput;
 import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.scope.TaskForks;
 import dev.stretto.proxy.upstream.Upstream;
 import java.io.IOException;
 import java.io.OutputStream;

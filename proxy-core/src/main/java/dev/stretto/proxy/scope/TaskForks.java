@@ -1,4 +1,4 @@
-package dev.stretto.proxy.session;
+package dev.stretto.proxy.scope;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
@@ -20,13 +20,13 @@ import java.util.concurrent.StructuredTaskScope.Subtask;
  * here; what bounds it is their own: the actor's budget of slow work (one task per question,
  * and questions are counted), and for an HTTP upstream the host's requests, one exchange each.
  */
-final class TaskForks implements Callable<Void>, Executor {
+public final class TaskForks implements Callable<Void>, Executor {
     private final String name;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     // Read by the joiner on the threads of finished tasks.
     private volatile boolean stopping;
 
-    TaskForks(String name) {
+    public TaskForks(String name) {
         this.name = name;
     }
 
