@@ -2,6 +2,7 @@ package dev.stretto.proxy.active;
 
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.judge.Judge;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.host.HostInput;
@@ -43,7 +44,7 @@ public final class ActiveSession {
     private final List<CallCheck> checks;
     private final AnswerHook answerHook;
     private final Mailbox mailbox;
-    private final Outbox toServer;
+    private final LineQueue<ServerWriter.Item> toServer;
     private final CompletableFuture<Void> serverEndHandled = new CompletableFuture<>();
     // Set once by loops(), before the actor takes its first event.
     private volatile HostOutput toHost;
@@ -76,7 +77,7 @@ public final class ActiveSession {
         this.checks = List.copyOf(checks);
         this.answerHook = answerHook;
         // The gate: host events wait while the server's queue is full, server events while the host's is.
-        this.toServer = new Outbox(this::wake);
+        this.toServer = ServerWriter.queue(this::wake);
         this.mailbox = new Mailbox(toServer::hasRoom, () -> toHost.hasRoom());
     }
 

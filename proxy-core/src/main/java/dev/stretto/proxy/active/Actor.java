@@ -8,6 +8,7 @@ import dev.stretto.proxy.guard.Facts;
 import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.TimelineBuilder;
@@ -75,7 +76,7 @@ import dev.stretto.proxy.logging.Logger;
  * behind it), or is refused when that request timed out and its answer may still come.
  *
  * <p>No blocking. The actor never writes to a side itself: it queues lines on the host's
- * output ({@link HostOutput}) or the server's {@link Outbox}, whose writers do
+ * output ({@link HostOutput}) or the server's queue ({@link ServerWriter}), whose writers do
  * the writing, and the mailbox's gate keeps it from taking events a full queue could not
  * take. It waits only for the log writer's queue (the same backpressure from a stalled disk
  * the pumps get in passive mode), reads the conversation file's new bytes, and appends the
@@ -114,7 +115,7 @@ final class Actor implements Callable<Void>, RunContext {
 
     private final Mailbox mailbox;
     private final HostOutput toHost;
-    private final Outbox toServer;
+    private final LineQueue<ServerWriter.Item> toServer;
     private final Recorder recorder;
     private final LongSupplier ticker;
     private final long startNanos;
@@ -156,7 +157,7 @@ final class Actor implements Callable<Void>, RunContext {
      * @param serverEndHandled completed once the server's end is handled: the actor's last
      *                         lines for the host are queued then
      */
-    Actor(Mailbox mailbox, HostOutput toHost, Outbox toServer, Recorder recorder, LongSupplier ticker,
+    Actor(Mailbox mailbox, HostOutput toHost, LineQueue<ServerWriter.Item> toServer, Recorder recorder, LongSupplier ticker,
           long startNanos, Duration requestTimeout, ActiveMode mode, dev.stretto.trace.log.LogHeader header,
           List<CallCheck> checks, AnswerHook answerHook, Executor forker,
           CompletableFuture<Void> serverEndHandled) {
@@ -420,7 +421,7 @@ final class Actor implements Callable<Void>, RunContext {
                     }
                 }
                 // The batch was recorded when it was taken; waiting for the latest mark covers it.
-                toServer.offer(new Outbox.Write(line.bytes(), line.terminated(), recorder.mark()));
+                toServer.put(new ServerWriter.Write(line.bytes(), line.terminated(), recorder.mark()));
                 return;
             }
             callIds.forEach(hostRequests::answered);
@@ -571,11 +572,11 @@ final class Actor implements Callable<Void>, RunContext {
                     }
                 }
             }
-            toHost.offer(line.bytes(), line.terminated());
+            toHost.put(line);
             return;
         }
         record(from, line);
-        toHost.offer(line.bytes(), line.terminated());
+        toHost.put(line);
     }
 
     /** The first answer to a tracked call: it joins the episode; the proxy's own are not forwarded. */
@@ -605,7 +606,7 @@ final class Actor implements Callable<Void>, RunContext {
         }
         runs--;
         hostRequests.answered(flight);
-        toHost.offer(line.bytes(), line.terminated());
+        toHost.put(line);
     }
 
     /** A tools/list or initialize answer: learnt from, and with --commit written anew. */
@@ -618,12 +619,12 @@ final class Actor implements Callable<Void>, RunContext {
         JsonNode replacement = !commit ? null
                 : toolList ? CommitTool.withTool(response) : CommitTool.withInstructions(response);
         if (replacement == null) {
-            toHost.offer(line.bytes(), line.terminated());
+            toHost.put(line);
             return;
         }
         byte[] bytes = ProxyLines.bytes(replacement);
         record(Source.PROXY, new Line(bytes, true));
-        toHost.offer(bytes, true);
+        toHost.put(new Line(bytes, true));
     }
 
     private void serverEnded() {
@@ -740,7 +741,7 @@ final class Actor implements Callable<Void>, RunContext {
         if (answersACall) {
             timeline.add(t, Source.PROXY, message);
         }
-        toHost.offer(bytes, true);
+        toHost.put(new Line(bytes, true));
     }
 
     @Override
@@ -791,7 +792,7 @@ final class Actor implements Callable<Void>, RunContext {
     private void closeServerInputWhenIdle() {
         if (hostEnded && !serverInputClosed && runs == 0 && own.isEmpty()) {
             serverInputClosed = true;
-            toServer.offer(new Outbox.EndOfInput());
+            toServer.put(new ServerWriter.EndOfInput());
         }
     }
 
@@ -811,7 +812,7 @@ final class Actor implements Callable<Void>, RunContext {
 
     // Queues a line, recorded already, for the server, with the log's mark so far, which covers it.
     private void toServer(byte[] bytes, boolean newline) {
-        toServer.offer(new Outbox.Write(bytes, newline, recorder.mark()));
+        toServer.put(new ServerWriter.Write(bytes, newline, recorder.mark()));
     }
 
     private long record(Source from, Line line) {
@@ -881,7 +882,7 @@ final class Actor implements Callable<Void>, RunContext {
         @Override
         public void release() {
             end();
-            toHost.offer(line.bytes(), line.terminated());
+            toHost.put(line);
         }
 
         @Override

@@ -1,16 +1,15 @@
 package dev.stretto.proxy.host;
 
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.record.Recorder;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
 import dev.stretto.proxy.logging.Logger;
 
 /**
@@ -18,24 +17,24 @@ import dev.stretto.proxy.logging.Logger;
  * reads blocks for good and cannot be interrupted, and no thread of the session may be caught
  * in one, or the session could never end.
  *
- * <p>Threads. The session's {@code ServerLines} calls {@link #write} (one caller at a time, under its lock,
- * so lines keep the log's order), or in active mode the actor calls {@link #offer}; either queues the line and
- * returns. The writer, a daemon thread named by {@link #start} and outside the session's
- * scope, takes the lines in order, writes
- * each with its terminator and flushes whenever it has caught up, so the host sees each line
- * as soon as it is complete. It ends after {@link #close()}, once the line it is writing is
- * written and flushed (the host never gets half a line from a session that ended); if the host
- * never reads again, it stays blocked in that write, the only thing left of the session, until
- * the host reads or closes its end (or the process exits).
+ * <p>Threads. In passive mode the session's {@code ServerLines} calls {@link #put} (one caller
+ * at a time, under its lock, so lines keep the log's order), in active mode the actor does;
+ * either queues the line and returns. The writer, a daemon thread named by {@link #start} and
+ * outside the session's scope, takes the lines in order, writes each with its terminator and
+ * flushes whenever it has caught up, so the host sees each line as soon as it is complete. It
+ * ends after {@link #close()}, once the line it is writing is written and flushed (the host
+ * never gets half a line from a session that ended); if the host never reads again, it stays
+ * blocked in that write, the only thing left of the session, until the host reads or closes
+ * its end (or the process exits).
  *
- * <p>Queue policy: bounded by {@value #CAPACITY} lines and {@value #BYTE_BUDGET} bytes (a line
- * larger than that takes the whole budget); a caller of {@link #write} waits for room,
- * interruptibly, which in turn stops the reader of the server's output. The actor never waits on a
- * side: {@link #offer} always queues, and the actor's mailbox takes no more of the server's
- * lines while {@link #hasRoom()} is false, so the bound is exceeded by at most what the actor
- * queues for one event (see {@code Mailbox}). After {@link #close()} lines are dropped. When
- * the host has closed its end (the write fails), that is said once and later lines are
- * dropped; the session still ends in the usual way.
+ * <p>Queue policy: a {@link LineQueue} bounded as one side is ({@link LineQueue.Bound#SIDE}).
+ * In passive mode it waits ({@link LineQueue.Policy#WAIT}): a caller of {@link #put} waits for
+ * room, interruptibly, which in turn stops the reader of the server's output. In active mode it
+ * gates ({@link LineQueue.Policy#GATE}): the actor never waits on a side, so {@code put} always
+ * queues, and the actor's mailbox takes no more of the server's lines while {@link #hasRoom()}
+ * is false. After {@link #close()} lines are dropped. When the host has closed its end (the
+ * write fails), that is said once and later lines are dropped; the session still ends in the
+ * usual way.
  *
  * <p>With {@code --record-sync} each line is queued with the log's {@link Recorder#mark()}
  * (taken after the line was recorded), and the writer writes it out only once the log has it on
@@ -43,117 +42,67 @@ import dev.stretto.proxy.logging.Logger;
  * meanwhile wait in the queue, so the log forces them together.
  */
 public final class HostOutput {
-    static final int CAPACITY = 64;
-    static final int BYTE_BUDGET = 16 * 1024 * 1024;
 
+    /** A line queued for the host, with the log's mark once it was recorded (0 unless the log syncs). */
+    private record Queued(Line line, long mark) {
+    }
 
     private final OutputStream out;
     private final Recorder log;
-    private final ReentrantLock lock = new ReentrantLock();
-    // Signalled on every change below, for writers, the writer thread and awaitDelivered alike.
-    private final Condition changed = lock.newCondition();
+    private final boolean syncs;
+    private final LineQueue<Queued> queue;
     private final CountDownLatch ended = new CountDownLatch(1);
-    // Guarded by lock.
-    private final ArrayDeque<Line> queue = new ArrayDeque<>();
-    // Guarded by lock: the log's mark of each queued line, in the queue's order; null unless
-    // the log syncs.
-    private final ArrayDeque<Long> marks;
-    // Writer thread only: the mark of the line take() returned last.
-    private long takenMark;
-    // Guarded by lock: bytes of the lines in the queue.
-    private long queuedBytes;
-    // Guarded by lock: the writer holds a line it has not yet written and flushed.
-    private boolean busy;
-    // Guarded by lock: when the host last took a line, or was last offered one after a quiet
-    // spell; tells a host that reads slowly from one that stopped.
-    private long lastProgressNanos = System.nanoTime();
-    // Guarded by lock.
-    private boolean closed;
-    // Guarded by lock.
-    private boolean broken;
-    // Guarded by lock: writers no longer wait for room (the session is over), and the lines of
-    // those that would have are counted here, as not delivered.
-    private boolean releasing;
-    private int released;
-    // Written under lock, read without it by the actor's mailbox: the queue is under its bound,
-    // or lines are dropped anyway.
-    private volatile boolean room = true;
-    // Active mode: runs after the queue may have made room (the mailbox's wake-up). Set
-    // before any line comes.
+    // When the host last took a line, or was last offered one after a quiet spell; tells a host
+    // that reads slowly from one that stopped. Written by the writer thread.
+    private volatile long lastProgressNanos = System.nanoTime();
+    private volatile boolean closed;
+    private volatile boolean broken;
+    // The session is over: lines put from now on are not queued but counted here, as not delivered.
+    private volatile boolean releasing;
+    private final AtomicInteger released = new AtomicInteger();
+    // Active mode: runs after the queue may have made room (the mailbox's wake-up). Set before
+    // any line comes.
     private volatile Runnable onRoom = () -> {
     };
 
-    private HostOutput(OutputStream out, Recorder log) {
+    private HostOutput(OutputStream out, Recorder log, LineQueue.Policy policy) {
         this.out = new BufferedOutputStream(out, 64 * 1024);
         this.log = log;
-        this.marks = log.syncs() ? new ArrayDeque<>() : null;
+        this.syncs = log.syncs();
+        this.queue = new LineQueue<>(LineQueue.Bound.SIDE, policy, q -> q.line().length(), () -> onRoom.run());
     }
 
     /**
      * Starts the writer thread, named {@code threadName}, for {@code out}; the lines it gets have
      * passed {@code log}, which says whether they must wait for the disk.
+     *
+     * @param policy what {@link #put} does when the queue is full: waits (passive mode), or
+     *               queues over the bound and lets {@link #hasRoom()} say so (active mode)
      */
-    public static HostOutput start(OutputStream out, String threadName, Recorder log) {
-        HostOutput output = new HostOutput(out, log);
+    public static HostOutput start(OutputStream out, String threadName, Recorder log, LineQueue.Policy policy) {
+        HostOutput output = new HostOutput(out, log, policy);
         Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(output::writeAll));
         return output;
     }
 
-    /** Queues one line for the host, waiting while the queue is full; dropped once closed or broken. */
-    public void write(Line line) throws InterruptedException {
-        lock.lockInterruptibly();
-        try {
-            while (!closed && !broken && !releasing && !queue.isEmpty()
-                    && (queue.size() >= CAPACITY || queuedBytes + line.length() > BYTE_BUDGET)) {
-                changed.await();
-            }
-            if (closed || broken) {
-                return;
-            }
-            if (releasing) {
-                released++;
-                return;
-            }
-            add(line);
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /**
-     * Active mode: queues one line for the host without waiting, over the bound if need be;
-     * dropped once closed or broken.
+     * Queues one line for the host, as the policy says (waiting while the queue is full, or
+     * not); dropped once closed or broken. A caller interrupted while it waits drops the line
+     * and keeps its interrupt status.
      */
-    public void offer(byte[] line, boolean newline) {
-        lock.lock();
-        try {
-            if (!closed && !broken) {
-                add(new Line(line, newline));
-            }
-        } finally {
-            lock.unlock();
+    public void put(Line line) {
+        if (closed || broken) {
+            return;
         }
-    }
-
-    // Holding lock.
-    private void add(Line line) {
-        queue.add(line);
-        if (marks != null) {
-            marks.add(log.mark());
+        if (!queue.put(new Queued(line, syncs ? log.mark() : 0)) && releasing && !closed && !broken
+                && !Thread.currentThread().isInterrupted()) {
+            released.incrementAndGet();
         }
-        queuedBytes += line.length();
-        updateRoom();
-        changed.signalAll();
-    }
-
-    // Holding lock, after every change of the queue or of the flags.
-    private void updateRoom() {
-        room = closed || broken || queue.size() < CAPACITY && queuedBytes < BYTE_BUDGET;
     }
 
     /** Whether the queue is under its bound: the actor takes the server's lines only while it is. */
     public boolean hasRoom() {
-        return room;
+        return queue.hasRoom();
     }
 
     /**
@@ -170,13 +119,8 @@ public final class HostOutput {
      * Lines queued already are still delivered.
      */
     public void releaseWaiting() {
-        lock.lock();
-        try {
-            releasing = true;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        releasing = true;
+        queue.release();
     }
 
     /**
@@ -188,19 +132,16 @@ public final class HostOutput {
      *         {@link #releaseWaiting()} count
      */
     public int awaitDelivered(Duration stall) throws InterruptedException {
-        lock.lockInterruptibly();
-        try {
-            while (!broken && (busy || !queue.isEmpty())) {
-                long left = lastProgressNanos + stall.toNanos() - System.nanoTime();
-                if (left <= 0) {
-                    return queue.size() + (busy ? 1 : 0) + released;
-                }
-                changed.awaitNanos(left);
+        while (!broken) {
+            long left = lastProgressNanos + stall.toNanos() - System.nanoTime();
+            if (left <= 0) {
+                return broken ? 0 : queue.pending() + released.get();
             }
-            return broken ? 0 : released;
-        } finally {
-            lock.unlock();
+            if (queue.awaitCaughtUp(left)) {
+                return broken ? 0 : released.get();
+            }
         }
+        return 0;
     }
 
     /**
@@ -208,34 +149,13 @@ public final class HostOutput {
      * #awaitDelivered}); 0 when nothing waits.
      */
     public long stalledNanos() {
-        lock.lock();
-        try {
-            return busy || !queue.isEmpty() ? System.nanoTime() - lastProgressNanos : 0;
-        } finally {
-            lock.unlock();
-        }
+        return queue.pending() > 0 ? System.nanoTime() - lastProgressNanos : 0;
     }
 
     /** No more lines: those still queued are dropped; the writer ends after the line it is writing. */
     public void close() {
-        lock.lock();
-        try {
-            closed = true;
-            clearQueue();
-            updateRoom();
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    // Holding lock.
-    private void clearQueue() {
-        queue.clear();
-        if (marks != null) {
-            marks.clear();
-        }
-        queuedBytes = 0;
+        closed = true;
+        queue.close();
     }
 
     /** Waits up to {@code timeout} for the writer to end after {@link #close()}; true when it has. */
@@ -246,22 +166,23 @@ public final class HostOutput {
     // The writer thread.
     private void writeAll() {
         try {
-            Line next;
-            while ((next = take()) != null) {
-                if (marks != null && !log.isDurable(takenMark)) {
+            while (true) {
+                // Nothing waits: the host is caught up, and its time starts again with the next line.
+                boolean quiet = queue.isEmpty();
+                Queued next = queue.takeUninterruptibly();
+                if (next == null) {
+                    break;
+                }
+                if (quiet) {
+                    lastProgressNanos = System.nanoTime();
+                }
+                if (syncs && !log.isDurable(next.mark())) {
                     // What the host may have already goes out before the wait for the disk.
                     flush();
-                    awaitDurableUninterruptibly(takenMark);
+                    awaitDurableUninterruptibly(next.mark());
                 }
-                boolean flushed = writeOut(next);
-                lock.lock();
-                try {
-                    lastProgressNanos = System.nanoTime();
-                    busy = !flushed;
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
+                writeOut(next.line());
+                lastProgressNanos = System.nanoTime();
             }
             // Closed: the host gets the rest of the line it may have got only part of.
             flush();
@@ -270,49 +191,12 @@ public final class HostOutput {
         }
     }
 
-    // The next line, or null once closed with nothing left.
-    private Line take() {
-        Line next;
-        lock.lock();
-        try {
-            while (queue.isEmpty() && !closed) {
-                changed.awaitUninterruptibly();
-            }
-            next = queue.poll();
-            if (next != null) {
-                if (marks != null) {
-                    takenMark = marks.poll();
-                }
-                queuedBytes -= next.length();
-                if (!busy) {
-                    // After a quiet spell the host's time starts now, not at its last line.
-                    lastProgressNanos = System.nanoTime();
-                }
-                busy = true;
-                updateRoom();
-                changed.signalAll();
-            }
-        } finally {
-            lock.unlock();
+    /** Writes one line, and flushes when no other line waited for the writer. */
+    private void writeOut(Line line) {
+        if (broken) {
+            return;
         }
-        if (next != null) {
-            onRoom.run();
-        }
-        return next;
-    }
-
-    /** Writes one line, and flushes when no other line waits; true when nothing is left unflushed. */
-    private boolean writeOut(Line line) {
-        boolean last;
-        lock.lock();
-        try {
-            if (broken) {
-                return true;
-            }
-            last = queue.isEmpty();
-        } finally {
-            lock.unlock();
-        }
+        boolean last = queue.isEmpty();
         try {
             line.writeTo(out);
             if (line.terminated()) {
@@ -320,18 +204,18 @@ public final class HostOutput {
             }
         } catch (IOException e) {
             fail();
-            return true;
+            return;
         }
-        return last && flush();
+        if (last) {
+            flush();
+        }
     }
 
-    private boolean flush() {
+    private void flush() {
         try {
             out.flush();
-            return true;
         } catch (IOException e) {
             fail();
-            return true;
         }
     }
 
@@ -352,18 +236,11 @@ public final class HostOutput {
     }
 
     private void fail() {
-        lock.lock();
-        try {
-            if (broken) {
-                return;
-            }
-            broken = true;
-            clearQueue();
-            updateRoom();
-            changed.signalAll();
-        } finally {
-            lock.unlock();
+        if (broken) {
+            return;
         }
+        broken = true;
+        queue.close();
         onRoom.run();
         Logger.warn("the host no longer reads the proxy's output; the server's messages are dropped");
     }

@@ -65,7 +65,7 @@ final class ServerLines implements ServerLineSink {
         }
         try {
             if (!finished && !closed && gate.record(from, line)) {
-                out.write(line);
+                out.put(line);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
