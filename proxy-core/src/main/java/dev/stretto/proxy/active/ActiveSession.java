@@ -1,12 +1,12 @@
 package dev.stretto.proxy.active;
 
+import dev.stretto.proxy.host.HostInput;
+import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.judge.Judge;
 import dev.stretto.proxy.record.Recorder;
-import dev.stretto.proxy.host.HostInput;
-import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.episode.Episode;
@@ -30,9 +30,9 @@ import java.util.function.LongSupplier;
  * limit) and the recorder every line passes before it is forwarded.
  *
  * <p>Threads: the host pump, the actor and the server writer each run on a fork of the
- * session's scope; work the actor forks runs on an executor the session lends it, which forks
- * each task into a scope nested in the session's. The server sink
- * is called by whichever threads read the server.
+ * session's scope; the actor's questions to the model run on an executor the session lends it,
+ * which forks each into a scope nested in the session's. The server sink is called by whichever
+ * threads read the server.
  */
 public final class ActiveSession {
 
@@ -118,17 +118,17 @@ public final class ActiveSession {
         return new ServerLineSink() {
             @Override
             public void line(byte[] line, boolean newline) {
-                post(new Inbound.FromServer(new Line(line, newline), false, JsonRpcPeek.of(line)));
+                post(new Event.ServerLine(new Line(line, newline), false, JsonRpcPeek.of(line)));
             }
 
             @Override
             public void proxyLine(byte[] line, boolean newline) {
-                post(new Inbound.FromServer(new Line(line, newline), true, JsonRpcPeek.of(line)));
+                post(new Event.ServerLine(new Line(line, newline), true, JsonRpcPeek.of(line)));
             }
         };
     }
 
-    private void post(Inbound event) {
+    private void post(Event.Posted event) {
         try {
             mailbox.put(event);
         } catch (InterruptedException e) {
@@ -159,7 +159,7 @@ public final class ActiveSession {
         hostOut.onRoom(this::wake);
         actor = new Actor(mailbox, hostOut, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
                 checks, answerHook, forker, serverEndHandled);
-        forker.execute(() -> Actor.warmUp(header));
+        forker.execute(() -> warmUp(header));
         if (mode.judge() != null) {
             forker.execute(JudgeCheck::warmUp);
         }
@@ -167,9 +167,9 @@ public final class ActiveSession {
             while (true) {
                 HostInput.Read read = hostIn.take();
                 if (read instanceof HostInput.Got(Line line)) {
-                    mailbox.put(new Inbound.FromHost(line, JsonRpcPeek.of(line.bytes())));
+                    mailbox.put(new Event.ClientLine(line, JsonRpcPeek.of(line.bytes())));
                 } else if (read instanceof HostInput.End(var failure)) {
-                    mailbox.put(new Inbound.HostEnded(failure));
+                    mailbox.put(new Event.HostEnded(failure));
                     return null;
                 }
             }
@@ -186,28 +186,38 @@ public final class ActiveSession {
      */
     public int awaitEnd(Upstream upstream) throws Exception {
         int status = upstream.awaitEnd();
-        mailbox.put(new Inbound.ServerEnded());
+        mailbox.put(new Event.ServerEnded());
         serverEndHandled.get();
         return status;
     }
 
     /**
-     * The session's episode so far, as the actor keeps it: asked of the actor, so it is what
-     * the actor has seen when it takes the question. For tests.
+     * Loads and links what the actor parses with (Jackson's tree model, the log's classifier,
+     * the episode's builder, the guards, the pattern switch over events) on a thread of its own
+     * while the server starts, so the session's first answers do not wait for it. Touches no
+     * state of a session.
      */
-    CompletableFuture<Episode> episode() {
-        return ask(Actor::episodeSoFar);
+    static void warmUp(LogHeader header) {
+        byte[] line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\",\"arguments\":{}}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Ledger.warmUp(header, ProxyLines.logged(line));
+        ProxyLines.bytes(CommitTool.DEFINITION);
+        Event.warmUp();
     }
 
-    /** Asks the actor {@code question} on its own thread, after what it has taken so far. For tests. */
-    <T> CompletableFuture<T> ask(java.util.function.Function<Actor, T> question) {
-        CompletableFuture<T> answer = new CompletableFuture<>();
-        post(new Inbound.Done(() -> answer.complete(question.apply(actor))));
+    /**
+     * The session's episode so far, as the actor keeps it (without reading the conversation
+     * first): asked of the actor, so it is what the actor has seen when it takes the question.
+     * For tests.
+     */
+    CompletableFuture<Episode> episode() {
+        CompletableFuture<Episode> answer = new CompletableFuture<>();
+        post(new Event.EpisodeAsked(answer));
         return answer;
     }
 
     /** Wakes the actor so it looks at its clock. For tests that move a fake clock. */
     void tick() {
-        post(new Inbound.Tick());
+        post(new Event.Tick());
     }
 }

@@ -37,11 +37,11 @@ final class Mailbox {
 
     /** An event in its lane, numbered as it came in: the actor takes the oldest it may. */
     private static final class Entry {
-        final Inbound event;
+        final Event.Posted event;
         // Set under the lock as the entry joins its lane.
         long seq;
 
-        Entry(Inbound event) {
+        Entry(Event.Posted event) {
             this.event = event;
         }
     }
@@ -76,16 +76,16 @@ final class Mailbox {
      * Adds an event to its lane, waiting while a host or server lane is full; after {@link
      * #close()} drops it at once.
      */
-    void put(Inbound event) throws InterruptedException {
+    void put(Event.Posted event) throws InterruptedException {
         LineQueue<Entry> lane = switchLane(event.lane());
-        boolean end = event instanceof Inbound.HostEnded || event instanceof Inbound.ServerEnded;
+        boolean end = event instanceof Event.HostEnded || event instanceof Event.ServerEnded;
         Entry entry = new Entry(event);
         lock.lockInterruptibly();
         try {
             if (end ? lane.add(entry) : lane.put(entry)) {
                 // Still holding the lock the lane shares: nobody has seen the entry yet.
                 entry.seq = seq++;
-                serverEnded |= event instanceof Inbound.ServerEnded;
+                serverEnded |= event instanceof Event.ServerEnded;
             } else if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
@@ -100,7 +100,7 @@ final class Mailbox {
      *
      * @return the event, or null when none came in time
      */
-    Inbound take(long timeoutNanos) throws InterruptedException {
+    Event.Posted take(long timeoutNanos) throws InterruptedException {
         long left = timeoutNanos;
         lock.lockInterruptibly();
         try {
@@ -175,7 +175,7 @@ final class Mailbox {
         return second == null || first.seq < second.seq ? a : b;
     }
 
-    private LineQueue<Entry> switchLane(Inbound.Lane lane) {
+    private LineQueue<Entry> switchLane(Event.Lane lane) {
         return switch (lane) {
             case HOST -> host;
             case SERVER -> server;

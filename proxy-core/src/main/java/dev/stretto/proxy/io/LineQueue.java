@@ -178,33 +178,34 @@ public final class LineQueue<E> {
      * @throws InterruptedException when the thread is interrupted while it waits
      */
     public E take() throws InterruptedException {
-        E item;
-        lock.lockInterruptibly();
-        try {
-            holding = false;
-            while (items.isEmpty() && !closed) {
-                caughtUp.signalAll();
-                arrived.await();
-            }
-            item = removeFirst(true);
-        } finally {
-            lock.unlock();
-        }
-        if (item != null) {
-            onTaken.run();
-        }
-        return item;
+        return take(true);
     }
 
     /** As {@link #take()}, but an interrupt does not end the wait (it is kept for the caller). */
     public E takeUninterruptibly() {
+        try {
+            return take(false);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    private E take(boolean interruptibly) throws InterruptedException {
         E item;
-        lock.lock();
+        if (interruptibly) {
+            lock.lockInterruptibly();
+        } else {
+            lock.lock();
+        }
         try {
             holding = false;
             while (items.isEmpty() && !closed) {
                 caughtUp.signalAll();
-                arrived.awaitUninterruptibly();
+                if (interruptibly) {
+                    arrived.await();
+                } else {
+                    arrived.awaitUninterruptibly();
+                }
             }
             item = removeFirst(true);
         } finally {
