@@ -2,7 +2,6 @@ package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.redact.Secrets;
-import dev.stretto.proxy.redact.UrlRedactor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

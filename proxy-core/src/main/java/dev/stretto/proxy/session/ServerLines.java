@@ -1,6 +1,5 @@
 package dev.stretto.proxy.session;
 
-import dev.stretto.proxy.host.HostInput;
 import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.upstream.ServerLineSink;
