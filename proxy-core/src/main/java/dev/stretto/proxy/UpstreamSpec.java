@@ -1,8 +1,7 @@
 package dev.stretto.proxy;
 
 import dev.stretto.proxy.http.HttpUpstream;
-import dev.stretto.proxy.http.Secrets;
-import dev.stretto.proxy.record.CommandRedactor;
+import dev.stretto.proxy.redact.CommandRedactor;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -335,7 +334,7 @@ public sealed interface UpstreamSpec {
 
         @Override
         public List<String> secretValues() {
-            List<String> out = new ArrayList<>(Secrets.of(endpoint, headers));
+            List<String> out = new ArrayList<>(HttpUpstream.secretValues(endpoint, headers));
             if (oauth.clientSecret() != null) {
                 out.add(oauth.clientSecret());
             }

@@ -1,4 +1,4 @@
-package dev.stretto.proxy.record;
+package dev.stretto.proxy.redact;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -23,10 +23,10 @@ import java.util.List;
  * characters are not looked for: they cannot be told from ordinary text, and no credential is
  * that short.
  */
-final class LogScrubber {
+public final class LogScrubber {
 
     /** Scrubs nothing, and takes no secrets later. */
-    static final LogScrubber NONE = new LogScrubber(List.of(), false);
+    public static final LogScrubber NONE = new LogScrubber(List.of(), false);
 
     static final int MIN_LENGTH = 4;
 
@@ -38,7 +38,7 @@ final class LogScrubber {
     private volatile Known known;
 
     /** A scrubber for these secret values (longest first, so that a longer one wins). */
-    LogScrubber(List<String> secrets) {
+    public LogScrubber(List<String> secrets) {
         this(secrets, true);
     }
 
@@ -50,8 +50,11 @@ final class LogScrubber {
     /**
      * Keeps {@code secret} out of every line scrubbed from now on: a token the proxy obtained
      * during the session (an OAuth sign-in), which the server may echo as any other secret.
+     * Thread-safe.
+     *
+     * @param secret the secret; null ones and those too short to tell are left out
      */
-    synchronized void add(String secret) {
+    public synchronized void add(String secret) {
         if (!growable || secret == null || secret.length() < MIN_LENGTH || known.secrets().contains(secret)) {
             return;
         }
@@ -86,7 +89,7 @@ final class LogScrubber {
      * for sure (most lines, and every line when there are no secrets), so that its entry may
      * be written from its bytes; true when {@link #scrub} must look.
      */
-    boolean mightChange(LineBytes line) {
+    public boolean mightChange(LineBytes line) {
         Known k = known;
         if (k.secrets().isEmpty()) {
             return false;
@@ -123,7 +126,8 @@ final class LogScrubber {
         return -1;
     }
 
-    Payload scrub(Payload payload) {
+    /** {@code payload} with every secret replaced by {@code <redacted>}, a message still JSON. */
+    public Payload scrub(Payload payload) {
         List<String> secrets = known.secrets();
         if (secrets.isEmpty()) {
             return payload;
