@@ -5,6 +5,7 @@ import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.logging.Logger;
 import dev.stretto.proxy.oauth.UpstreamAuth;
 import dev.stretto.proxy.redact.Secrets;
+import dev.stretto.proxy.scope.Interruptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -141,7 +142,7 @@ final class McpHttp {
         sent.whenComplete((response, failure) -> {
             if (failure == null) {
                 reachability.answered();
-            } else if (unwrap(failure) instanceof IOException e && !PostExchange.isInterruption(e)) {
+            } else if (unwrap(failure) instanceof IOException e && !Interruptions.isInterruption(e)) {
                 reachability.failed(e);
             }
         });
@@ -233,12 +234,12 @@ final class McpHttp {
                 response = client.send(withAuthorization(request, authorization), body);
             } catch (IOException e) {
                 // A timeout is not a closed connection: the server is slow, and asking again would wait twice.
-                if (resend && !PostExchange.isInterruption(e) && !(e instanceof HttpTimeoutException)) {
+                if (resend && !Interruptions.isInterruption(e) && !(e instanceof HttpTimeoutException)) {
                     resend = false;
                     attempt--;
                     continue;
                 }
-                if (!PostExchange.isInterruption(e)) {
+                if (!Interruptions.isInterruption(e)) {
                     reachability.failed(e);
                 }
                 throw e;

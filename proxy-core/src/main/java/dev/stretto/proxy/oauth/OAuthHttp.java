@@ -2,6 +2,7 @@ package dev.stretto.proxy.oauth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stretto.proxy.scope.Interruptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -97,7 +98,7 @@ final class OAuthHttp {
      * interruption is passed on as it is.
      */
     private static IOException unreachable(HttpRequest request, IOException e) throws InterruptedException {
-        if (interrupted(e)) {
+        if (Interruptions.isInterruption(e)) {
             throw new InterruptedException();
         }
         URI url = request.uri();
@@ -106,18 +107,6 @@ final class OAuthHttp {
                 : Texts.shown(e.getMessage(), 160);
         return new AuthorizationFailedException("cannot reach " + url.getScheme() + "://" + url.getHost()
                 + (url.getPort() >= 0 ? ":" + url.getPort() : "") + " (" + why + ")");
-    }
-
-    private static boolean interrupted(Throwable e) {
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof InterruptedException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     static String encode(String s) {
@@ -130,7 +119,7 @@ final class OAuthHttp {
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            if (interrupted(e) || e instanceof HttpTimeoutException) {
+            if (Interruptions.isInterruption(e) || e instanceof HttpTimeoutException) {
                 throw unreachable(request, e);
             }
             // The connection failed, most likely one of the client's pool that the server closed
