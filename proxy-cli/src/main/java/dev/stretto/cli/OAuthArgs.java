@@ -33,9 +33,33 @@ public final class OAuthArgs {
             TIMEOUT);
 
     /** The switches. */
-    public static final Set<String> FLAGS = Set.of(NO_BROWSER, CLIENT_CREDENTIALS);
+    public static final Set<String> FLAGS = Set.of(CLIENT_CREDENTIALS, NO_BROWSER);
+
+    // The switches in the order of the help, for messages.
+    private static final List<String> SWITCHES = List.of(CLIENT_CREDENTIALS, NO_BROWSER);
 
     private OAuthArgs() {
+    }
+
+    /**
+     * The first OAuth option given, in the order of the help.
+     *
+     * @param values the options with a value, by name
+     * @param flags  the switches given
+     * @return its name, or null when none is given
+     */
+    public static String firstGiven(Map<String, String> values, Set<String> flags) {
+        for (String option : WITH_VALUE) {
+            if (values.containsKey(option)) {
+                return option;
+            }
+        }
+        for (String flag : SWITCHES) {
+            if (flags.contains(flag)) {
+                return flag;
+            }
+        }
+        return null;
     }
 
     /**
@@ -48,17 +72,10 @@ public final class OAuthArgs {
      */
     public static OAuthChoice parse(Map<String, String> values, Set<String> flags, boolean upstream) {
         if (!upstream) {
-            for (String option : WITH_VALUE) {
-                if (values.containsKey(option)) {
-                    throw new IllegalArgumentException(option + " is for an HTTP server that needs OAuth; give"
-                            + " --upstream URL too");
-                }
-            }
-            for (String flag : FLAGS) {
-                if (flags.contains(flag)) {
-                    throw new IllegalArgumentException(flag + " is for an HTTP server that needs OAuth; give"
-                            + " --upstream URL too");
-                }
+            String given = firstGiven(values, flags);
+            if (given != null) {
+                throw new IllegalArgumentException(given + " is for an HTTP server that needs OAuth; give"
+                        + " --upstream URL too");
             }
             return OAuthChoice.DEFAULT;
         }

@@ -194,6 +194,12 @@ final class ProxyArgs {
                 }
                 headers.add(ref);
             }
+            String signIn = OAuthArgs.firstGiven(values, flags);
+            if (signIn != null && (names.contains("authorization") || endpoint.getRawUserInfo() != null)) {
+                return new Invalid(signIn + " is for signing in with OAuth, which the proxy does not do with an"
+                        + (endpoint.getRawUserInfo() != null ? " URL that holds user info (sent as Basic authorization)"
+                        : " Authorization header of " + UPSTREAM_HEADER + "'s own") + "; give one or the other");
+            }
             server = new ServerChoice.Url(endpoint, headers, oauth);
         } else {
             if (!headerArgs.isEmpty()) {

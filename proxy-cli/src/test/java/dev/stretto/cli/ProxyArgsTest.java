@@ -155,6 +155,13 @@ class ProxyArgsTest {
                 "--oauth-client-metadata-url", "http://e.example/c.json"));
         assertEquals("--oauth-timeout needs a whole number of seconds (1 or more), not '0'",
                 error("--upstream", "https://e.example/mcp", "--oauth-timeout", "0"));
+        assertEquals("--oauth-client-id is for signing in with OAuth, which the proxy does not do with an"
+                + " Authorization header of --upstream-header's own; give one or the other",
+                error("--upstream", "https://e.example/mcp", "--upstream-header", "authorization=TOKEN",
+                        "--oauth-client-id", "cid"));
+        assertEquals("--oauth-no-browser is for signing in with OAuth, which the proxy does not do with an"
+                + " URL that holds user info (sent as Basic authorization); give one or the other",
+                error("--upstream", "https://u:pw@e.example/mcp", "--oauth-no-browser"));
         UpstreamSpec.Http fromEnv = (UpstreamSpec.Http) ok("--upstream", "https://e.example/mcp").server()
                 .spec(Map.of("STRETTO_OAUTH_BROWSER", "open -a Safari"));
         assertEquals("the command [open, -a, Safari]", fromEnv.oauth().browser().toString());

@@ -69,6 +69,10 @@ final class LoginCli {
         UpstreamSpec.Http spec;
         try {
             URI endpoint = UpstreamSpec.Http.parseEndpoint(a.operands().getFirst());
+            if (endpoint.getRawUserInfo() != null) {
+                throw new IllegalArgumentException("the URL holds user info, which the proxy sends as Basic"
+                        + " authorization and then does not sign in with OAuth; give the URL without it");
+            }
             OAuthSettings settings = OAuthArgs.parse(a.values(), a.flags(), true).settings(env);
             spec = new UpstreamSpec.Http(endpoint, List.of(), settings);
         } catch (IllegalArgumentException e) {

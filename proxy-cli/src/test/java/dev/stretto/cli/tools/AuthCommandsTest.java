@@ -75,6 +75,9 @@ class AuthCommandsTest {
                 run(home, "logout"));
         assertEquals(new Result(2, "", "stretto: auth: unknown subcommand show (list) (see 'stretto auth --help')\n"),
                 run(home, "auth", "show"));
+        assertEquals(new Result(2, "", "stretto: login: the URL holds user info, which the proxy sends as Basic"
+                + " authorization and then does not sign in with OAuth; give the URL without it (see 'stretto login"
+                + " --help')\n"), run(home, "login", "https://u:pw@e.example/mcp"));
         assertTrue(run(home, "login", "--help").out().startsWith("Usage: stretto login URL [OPTIONS]"));
     }
 }
