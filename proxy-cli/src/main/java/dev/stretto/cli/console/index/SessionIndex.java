@@ -1,0 +1,195 @@
+package dev.stretto.cli.console.index;
+
+import dev.stretto.cli.console.source.FileKey;
+import dev.stretto.cli.console.source.Found;
+import dev.stretto.cli.console.source.ProxyEngine;
+import dev.stretto.cli.console.source.Root;
+import dev.stretto.cli.console.source.Scan;
+import dev.stretto.cli.console.source.SessionRead;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Every session under the console's roots, kept in memory. Each {@link #refresh()} walks the
+ * roots (names, sizes and times only) and reads again just the logs that changed, appeared, or
+ * whose flow or judge log did; so after the first load, listing costs a walk and a filter,
+ * not a read of every log. The first load reads the logs on as many threads as there are
+ * cores. A log that cannot be read is kept as a row that says why.
+ */
+public final class SessionIndex {
+
+    /** The sessions as one refresh left them. */
+    public record Snapshot(List<SessionSummary> newestFirst, Map<FileKey, Found> found, Scan scan) {
+        /** Copies the collections. */
+        public Snapshot {
+            newestFirst = List.copyOf(newestFirst);
+            found = Map.copyOf(found);
+        }
+    }
+
+    private record Cached(Found found, SessionSummary summary) {
+    }
+
+    private static final Comparator<SessionSummary> NEWEST_FIRST = Comparator
+            .comparingLong(SessionSummary::startedUnixMs).reversed()
+            .thenComparing(SessionSummary::session, Comparator.reverseOrder())
+            .thenComparing(SessionSummary::key);
+
+    private final List<Root> roots;
+    private final ProxyEngine engine;
+    private final int threads;
+    private Map<FileKey, Cached> cache = new HashMap<>();
+    private Snapshot last;
+
+    /**
+     * An index not loaded yet.
+     *
+     * @param roots  the directories
+     * @param engine reads the flow and judge logs
+     */
+    public SessionIndex(List<Root> roots, ProxyEngine engine) {
+        this.roots = List.copyOf(roots);
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** {@return the directories read} */
+    public List<Root> roots() {
+        return roots;
+    }
+
+    /**
+     * Walks the roots and reads what changed.
+     *
+     * @return the sessions now
+     */
+    public synchronized Snapshot refresh() {
+        Scan scan = Scan.of(roots);
+        Map<FileKey, Cached> next = new HashMap<>(scan.sessions().size() * 2);
+        List<Found> toRead = new ArrayList<>();
+        for (Found f : scan.sessions()) {
+            Cached c = cache.get(f.key());
+            if (c != null && c.found().equals(f)) {
+                next.put(f.key(), c);
+            } else {
+                toRead.add(f);
+            }
+        }
+        for (Cached c : read(toRead)) {
+            next.put(c.found().key(), c);
+        }
+        cache = next;
+        List<SessionSummary> rows = new ArrayList<>(next.size());
+        Map<FileKey, Found> found = new HashMap<>(next.size() * 2);
+        for (Cached c : next.values()) {
+            rows.add(c.summary());
+            found.put(c.found().key(), c.found());
+        }
+        rows.sort(NEWEST_FIRST);
+        last = new Snapshot(rows, found, scan);
+        return last;
+    }
+
+    /** {@return the sessions as the last refresh left them, refreshing first if there was none} */
+    public synchronized Snapshot snapshot() {
+        return last != null ? last : refresh();
+    }
+
+    private List<Cached> read(List<Found> files) {
+        if (files.size() < 32 || threads == 1) {
+            return files.stream().map(this::read).toList();
+        }
+        List<Cached> out = new ArrayList<>(files.size());
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<List<Cached>>> parts = new ArrayList<>();
+            int per = (files.size() + threads - 1) / threads;
+            for (int i = 0; i < files.size(); i += per) {
+                List<Found> part = files.subList(i, Math.min(files.size(), i + per));
+                parts.add(pool.submit(() -> part.stream().map(this::read).toList()));
+            }
+            for (Future<List<Cached>> p : parts) {
+                out.addAll(p.get());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the logs", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+        return out;
+    }
+
+    private Cached read(Found f) {
+        SessionSummary s;
+        try {
+            s = SessionSummary.of(SessionRead.of(f, engine));
+        } catch (IOException e) {
+            s = SessionSummary.unreadable(f, problem(e));
+        } catch (RuntimeException e) {
+            // Whatever a hostile file does to a reader, the page still lists it, with the reason.
+            s = SessionSummary.unreadable(f, "cannot be read: " + e);
+        }
+        return new Cached(f, s);
+    }
+
+    private static String problem(IOException e) {
+        if (e instanceof dev.stretto.trace.log.LogFormatException f) {
+            return "line " + f.line() + ": " + f.reason();
+        }
+        return Scan.describe(e);
+    }
+
+    /**
+     * One page of the sessions a filter passes, newest first, after a refresh.
+     *
+     * @param filter what to show
+     * @return the page
+     */
+    public Listing list(SessionFilter filter) {
+        Snapshot snap = refresh();
+        List<SessionSummary> matched = new ArrayList<>();
+        Map<String, Integer> domains = new TreeMap<>();
+        int unreadable = 0;
+        for (SessionSummary s : snap.newestFirst()) {
+            if (s.domain() != null) {
+                domains.merge(s.domain(), 1, Integer::sum);
+            }
+            if (!s.readable()) {
+                unreadable++;
+            }
+            if (filter.matches(s)) {
+                matched.add(s);
+            }
+        }
+        int pages = Math.max(1, (matched.size() + SessionFilter.PAGE_SIZE - 1) / SessionFilter.PAGE_SIZE);
+        int page = Math.min(filter.page(), pages);
+        int from = (page - 1) * SessionFilter.PAGE_SIZE;
+        List<SessionSummary> rows = matched.subList(from, Math.min(matched.size(), from + SessionFilter.PAGE_SIZE));
+        return new Listing(filter, rows, matched.size(), snap.newestFirst().size(), page, pages, domains, unreadable,
+                snap.scan().problems());
+    }
+
+    /**
+     * The session a key names, if the roots hold it now.
+     *
+     * @param key the key
+     * @return the session's files, or null
+     */
+    public Found find(FileKey key) {
+        Found f = snapshot().found().get(key);
+        if (f == null) {
+            f = refresh().found().get(key);
+        }
+        return f;
+    }
+}
