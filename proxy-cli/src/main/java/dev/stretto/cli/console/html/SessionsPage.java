@@ -46,7 +46,7 @@ public final class SessionsPage {
                     .close("div");
         } else {
             resultLine(m, listing);
-            table(m, listing.rows());
+            table(m, listing.rows(), roots);
             pager(m, listing);
         }
         m.close("main");
@@ -133,7 +133,7 @@ public final class SessionsPage {
         m.close("p");
     }
 
-    private static void table(Html m, List<SessionSummary> rows) {
+    private static void table(Html m, List<SessionSummary> rows, List<Root> roots) {
         m.open("div", "class", "table-wrap");
         m.open("table", "class", "sessions-table");
         m.open("thead").open("tr");
@@ -146,20 +146,19 @@ public final class SessionsPage {
         m.close("tr").close("thead");
         m.open("tbody");
         for (SessionSummary s : rows) {
-            row(m, s);
+            row(m, s, roots);
         }
         m.close("tbody").close("table").close("div");
     }
 
-    private static void row(Html m, SessionSummary s) {
+    private static void row(Html m, SessionSummary s, List<Root> roots) {
         String link = Links.session(s.key());
         m.open("tr", "class", s.readable() ? null : "unreadable", "data-href", link);
         m.open("td", "class", "when").el("span", Format.date(s.startedUnixMs()), "class", "d")
                 .el("span", Format.time(s.startedUnixMs()), "class", "t").close("td");
         m.open("td", "class", "sid");
         m.el("a", s.session(), "href", link, "class", "mono");
-        m.open("span", "class", "dir").text(s.key().directory().isEmpty() ? "(top)" : s.key().directory());
-        m.close("span");
+        m.el("span", directory(s, roots), "class", "dir");
         if (s.recording()) {
             Badges.recording(m);
         }
@@ -189,6 +188,16 @@ public final class SessionsPage {
         number(m, s.refusals(), "bad");
         number(m, s.lookups(), s.modes().contains(Mode.SHADOW) && !s.modes().contains(Mode.FLOW) ? "shadowed" : "look");
         m.close("tr");
+    }
+
+    /** Where a session's log is: below its root, and which root when there are several. */
+    static String directory(SessionSummary s, List<Root> roots) {
+        String dir = s.key().directory();
+        if (roots.size() == 1) {
+            return dir.isEmpty() ? "(top)" : dir;
+        }
+        String root = roots.get(s.key().root()).label();
+        return dir.isEmpty() ? root : root + "/" + dir;
     }
 
     private static void cell(Html m, String text) {

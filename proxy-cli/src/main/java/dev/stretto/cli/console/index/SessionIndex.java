@@ -28,8 +28,15 @@ import java.util.concurrent.Future;
  */
 public final class SessionIndex {
 
-    /** The sessions as one refresh left them. */
-    public record Snapshot(List<SessionSummary> newestFirst, Map<FileKey, Found> found, Scan scan) {
+    /**
+     * The sessions as one refresh left them.
+     *
+     * @param newestFirst every session, newest first
+     * @param found       each session's files, by key
+     * @param scan        the walk the refresh made
+     * @param read        how many files the refresh read (new or changed since the one before)
+     */
+    public record Snapshot(List<SessionSummary> newestFirst, Map<FileKey, Found> found, Scan scan, int read) {
         /** Copies the collections. */
         public Snapshot {
             newestFirst = List.copyOf(newestFirst);
@@ -37,8 +44,13 @@ public final class SessionIndex {
         }
     }
 
+    /** A file kept in the cache; {@code summary} is null for a file that is no session log. */
     private record Cached(Found found, SessionSummary summary) {
     }
+
+    /** The name the proxy gives a session log: the session id and {@code .jsonl}. */
+    private static final java.util.regex.Pattern PROXY_NAME =
+            java.util.regex.Pattern.compile("\\d{8}T\\d{6}\\.\\d{3}Z-\\d+(?:-\\d+)?\\.jsonl");
 
     private static final Comparator<SessionSummary> NEWEST_FIRST = Comparator
             .comparingLong(SessionSummary::startedUnixMs).reversed()
@@ -92,11 +104,13 @@ public final class SessionIndex {
         List<SessionSummary> rows = new ArrayList<>(next.size());
         Map<FileKey, Found> found = new HashMap<>(next.size() * 2);
         for (Cached c : next.values()) {
-            rows.add(c.summary());
-            found.put(c.found().key(), c.found());
+            if (c.summary() != null) {
+                rows.add(c.summary());
+                found.put(c.found().key(), c.found());
+            }
         }
         rows.sort(NEWEST_FIRST);
-        last = new Snapshot(rows, found, scan);
+        last = new Snapshot(rows, found, scan, toRead.size());
         return last;
     }
 
@@ -133,6 +147,11 @@ public final class SessionIndex {
         SessionSummary s;
         try {
             s = SessionSummary.of(SessionRead.of(f, engine));
+        } catch (dev.stretto.trace.log.LogFormatException e) {
+            // Another tool's JSON lines (a conversation file, a host's output) are not listed;
+            // a file named as the proxy names its logs is, with what is wrong with it.
+            s = e.line() == 1 && !PROXY_NAME.matcher(f.key().name()).matches() ? null
+                    : SessionSummary.unreadable(f, problem(e));
         } catch (IOException e) {
             s = SessionSummary.unreadable(f, problem(e));
         } catch (RuntimeException e) {
