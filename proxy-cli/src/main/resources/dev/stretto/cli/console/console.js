@@ -4,10 +4,11 @@
 (function () {
   'use strict';
 
-  // Filters: a changed select or date applies at once.
+  // Filters: a chosen domain or mode applies at once; dates and words apply with Enter or
+  // the button (a date being typed changes with every digit).
   document.addEventListener('change', function (e) {
     var t = e.target;
-    if (t.form && t.form.classList.contains('filters') && (t.tagName === 'SELECT' || t.type === 'date')) {
+    if (t.form && t.form.classList.contains('filters') && t.tagName === 'SELECT') {
       t.form.submit();
     }
   });
