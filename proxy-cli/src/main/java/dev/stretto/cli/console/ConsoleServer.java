@@ -106,6 +106,7 @@ public final class ConsoleServer implements AutoCloseable {
         stopped = true;
         http.stop(0);
         threads.shutdownNow();
+        index.close();
     }
 
     private void handle(HttpExchange ex) {

@@ -200,19 +200,39 @@ class SessionIndexTest {
             Files.writeString(log, "{\"t_ms\":900,\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":9,"
                     + "\"method\":\"tools/call\",\"params\":{\"name\":\"get_user_details\",\"arguments\":{}}}}\n",
                     StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
-            SessionIndex.Snapshot after = index.refresh();
+            SessionIndex.Snapshot after = nextChange();
             assertEquals(1, after.read(), "the grown log only");
             assertEquals(3, after.newestFirst().getFirst().calls(), "its new call is counted");
             Path added = dir.resolve("logs/new/20261231T000000.000Z-7.jsonl");
             TestLog.of("20261231T000000.000Z-7", Instant.parse("2026-12-31T00:00:00Z").toEpochMilli(), "late")
                     .writeTo(added);
-            SessionIndex.Snapshot withNew = index.refresh();
+            SessionIndex.Snapshot withNew = nextChange();
             assertEquals(1, withNew.read());
             assertEquals("20261231T000000.000Z-7", withNew.newestFirst().getFirst().session(), "a new log on top");
             Files.delete(added);
-            assertEquals(SESSIONS + 3, index.refresh().newestFirst().size(), "a deleted log is gone");
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (index.refresh().newestFirst().size() != SESSIONS + 3) {
+                assertTrue(System.nanoTime() < deadline, "the deleted log is still listed after 10 s");
+                Thread.onSpinWait();
+            }
         } finally {
             Files.writeString(log, before);
+        }
+    }
+
+    /**
+     * The first refresh that reads something: the file system's notice of a change reaches the
+     * index a moment after the change, through the JDK's watch thread.
+     */
+    private SessionIndex.Snapshot nextChange() {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            SessionIndex.Snapshot s = index.refresh();
+            if (s.read() > 0) {
+                return s;
+            }
+            assertTrue(System.nanoTime() < deadline, "no change noticed within 10 s");
+            Thread.onSpinWait();
         }
     }
 

@@ -1,32 +1,39 @@
 package dev.stretto.cli.console.index;
 
 import dev.stretto.cli.console.source.FileKey;
+import dev.stretto.cli.console.source.DirectoryWatch;
 import dev.stretto.cli.console.source.Found;
 import dev.stretto.cli.console.source.ProxyEngine;
 import dev.stretto.cli.console.source.Root;
 import dev.stretto.cli.console.source.Scan;
 import dev.stretto.cli.console.source.SessionRead;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Every session under the console's roots, kept in memory. Each {@link #refresh()} walks the
- * roots (names, sizes and times only) and reads again just the logs that changed, appeared, or
- * whose flow or judge log did; so after the first load, listing costs a walk and a filter,
- * not a read of every log. The first load reads the logs on as many threads as there are
- * cores. A log that cannot be read is kept as a row that says why.
+ * Every session under the console's roots, kept in memory. The first {@link #refresh()} walks
+ * the roots and reads every log, on as many threads as there are cores; later ones ask the file
+ * system which directories changed since (a {@link DirectoryWatch}), list only those again, and
+ * read only the logs that changed, appeared, or whose flow or judge log did. So after the first
+ * load a listing costs a filter of what is in memory, not a walk, let alone a read of every log.
+ * The roots are still walked whole every half minute, for file systems that send no notices. A
+ * log that cannot be read is kept as a row that says why.
  */
-public final class SessionIndex {
+public final class SessionIndex implements AutoCloseable {
 
     /**
      * The sessions as one refresh left them.
@@ -57,9 +64,17 @@ public final class SessionIndex {
             .thenComparing(SessionSummary::session, Comparator.reverseOrder())
             .thenComparing(SessionSummary::key);
 
+    /**
+     * How often the roots are walked whole even when the watch heard of no change: a file system
+     * that sends no notices (a network share) still shows its changes within this time.
+     */
+    static final long FULL_WALK_NS = TimeUnit.SECONDS.toNanos(30);
+
     private final List<Root> roots;
     private final ProxyEngine engine;
     private final int threads;
+    private final DirectoryWatch watch = new DirectoryWatch();
+    private long lastWalk;
     private Map<FileKey, Cached> cache = new HashMap<>();
     private Snapshot last;
 
@@ -75,6 +90,12 @@ public final class SessionIndex {
         this.threads = Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
+    /** Stops watching the directories. */
+    @Override
+    public void close() {
+        watch.close();
+    }
+
     /** {@return the directories read} */
     public List<Root> roots() {
         return roots;
@@ -86,7 +107,23 @@ public final class SessionIndex {
      * @return the sessions now
      */
     public synchronized Snapshot refresh() {
-        Scan scan = Scan.of(roots);
+        Scan scan;
+        Set<Path> changed = last == null ? null : watch.changed();
+        boolean missingRoot = roots.stream().anyMatch(r -> !Files.isDirectory(r.path()));
+        if (changed == null || missingRoot || System.nanoTime() - lastWalk > FULL_WALK_NS) {
+            scan = Scan.of(roots);
+            lastWalk = System.nanoTime();
+        } else if (changed.isEmpty()) {
+            last = new Snapshot(last.newestFirst(), last.found(), last.scan(), 0);
+            return last;
+        } else {
+            scan = last.scan().update(changed);
+        }
+        // What changed in a directory between its listing and its watch is found by listing it again.
+        Set<Path> added = watch.watch(scan.directories());
+        if (last != null && !added.isEmpty()) {
+            scan = scan.update(added);
+        }
         Map<FileKey, Cached> next = new HashMap<>(scan.sessions().size() * 2);
         List<Found> toRead = new ArrayList<>();
         for (Found f : scan.sessions()) {

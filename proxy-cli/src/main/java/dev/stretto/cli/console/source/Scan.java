@@ -2,29 +2,31 @@ package dev.stretto.cli.console.source;
 
 import dev.stretto.trace.log.SessionLog;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
- * One walk over the console's roots: every session log, the flow and judge logs beside them,
- * and every flow file ({@code *.flow.json}). Symbolic links are neither followed nor listed,
- * so nothing found lies outside a root; a file found under two roots (one inside the other)
- * is listed once, under the first. A directory that cannot be listed is noted, not fatal.
- *
- * @param sessions the session logs, sorted by key
- * @param flows    the flow files, sorted by key
- * @param problems one line for each directory that could not be read
+ * What lies under the console's roots: every session log, the flow and judge logs beside them,
+ * and every flow file ({@code *.flow.json}). Symbolic links are neither followed nor listed, so
+ * nothing found lies outside a root; a file under two roots (one inside the other) belongs to
+ * the first. A scan is made once by walking the roots ({@link #of(List)}) and then brought up to
+ * date by listing again only the directories that changed ({@link #update(Set)}). A directory
+ * that cannot be listed is noted, not fatal.
  */
-public record Scan(List<Found> sessions, List<FlowFound> flows, List<String> problems) {
+public final class Scan {
 
     /** The file name suffix of a flow file. */
     public static final String FLOW_SUFFIX = ".flow.json";
@@ -39,46 +41,115 @@ public record Scan(List<Found> sessions, List<FlowFound> flows, List<String> pro
     public record FlowFound(FileKey key, Path path, FileState state) {
     }
 
-    /** Copies the lists. */
-    public Scan {
-        sessions = List.copyOf(sessions);
-        flows = List.copyOf(flows);
-        problems = List.copyOf(problems);
+    private final List<Root> roots;
+    /** Every regular file under the roots, with its state. */
+    private final Map<Path, FileState> files;
+    /** Every directory walked, each a place to watch. */
+    private final Set<Path> directories;
+    private final Map<Path, String> problems;
+    private final List<Found> sessions;
+    private final List<FlowFound> flows;
+
+    private Scan(List<Root> roots, Map<Path, FileState> files, Set<Path> directories, Map<Path, String> problems) {
+        this.roots = roots;
+        this.files = files;
+        this.directories = directories;
+        this.problems = problems;
+        List<Found> s = new ArrayList<>();
+        List<FlowFound> f = new ArrayList<>();
+        for (Map.Entry<Path, FileState> e : files.entrySet()) {
+            Path file = e.getKey();
+            int root = rootOf(roots, file);
+            if (root < 0) {
+                continue;
+            }
+            String name = file.getFileName().toString();
+            FileKey key = new FileKey(root, roots.get(root).path().relativize(file).toString().replace('\\', '/'));
+            if (SessionLog.isSessionLogName(file)) {
+                s.add(new Found(key, file, e.getValue(),
+                        files.getOrDefault(Found.beside(file, ".flow.jsonl"), FileState.NONE),
+                        files.getOrDefault(Found.beside(file, ".confirm.jsonl"), FileState.NONE)));
+            } else if (name.endsWith(FLOW_SUFFIX) && name.length() > FLOW_SUFFIX.length()) {
+                f.add(new FlowFound(key, file, e.getValue()));
+            }
+        }
+        s.sort((a, b) -> a.key().compareTo(b.key()));
+        f.sort((a, b) -> a.key().compareTo(b.key()));
+        this.sessions = Collections.unmodifiableList(s);
+        this.flows = Collections.unmodifiableList(f);
     }
 
     /**
-     * Walks {@code roots}.
+     * Walks the roots.
      *
      * @param roots the console's roots, in their order
      * @return what was found
      */
     public static Scan of(List<Root> roots) {
-        List<Found> sessions = new ArrayList<>();
-        List<FlowFound> flows = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        Set<Path> seen = new HashSet<>();
-        for (int i = 0; i < roots.size(); i++) {
-            walk(i, roots.get(i), seen, sessions, flows, problems);
+        Map<Path, FileState> files = new HashMap<>();
+        Set<Path> dirs = new HashSet<>();
+        Map<Path, String> problems = new HashMap<>();
+        for (Root r : roots) {
+            if (Files.isDirectory(r.path(), LinkOption.NOFOLLOW_LINKS)) {
+                walk(roots, r.path(), files, dirs, problems);
+            }
         }
-        sessions.sort((a, b) -> a.key().compareTo(b.key()));
-        flows.sort((a, b) -> a.key().compareTo(b.key()));
-        return new Scan(sessions, flows, problems);
+        return new Scan(List.copyOf(roots), files, dirs, problems);
     }
 
-    private static void walk(int index, Root root, Set<Path> seen, List<Found> sessions, List<FlowFound> flows,
-                             List<String> problems) {
-        if (!Files.isDirectory(root.path())) {
-            return;
+    /**
+     * This scan with the directories {@code changed} listed again (a directory that appeared in
+     * one of them is walked whole; one that went is dropped with everything below it).
+     *
+     * @param changed directories whose entries changed
+     * @return the scan as it is now
+     */
+    public Scan update(Set<Path> changed) {
+        if (changed.isEmpty()) {
+            return this;
         }
-        Map<Path, FileState> files = new HashMap<>();
+        Map<Path, FileState> f = new HashMap<>(files);
+        Set<Path> dirs = new HashSet<>(directories);
+        Map<Path, String> p = new HashMap<>(problems);
+        for (Path dir : changed) {
+            f.keySet().removeIf(file -> dir.equals(file.getParent()));
+            p.remove(dir);
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                f.keySet().removeIf(file -> file.startsWith(dir));
+                dirs.removeIf(d -> d.startsWith(dir));
+                continue;
+            }
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+                for (Path e : entries) {
+                    BasicFileAttributes a;
+                    try {
+                        a = Files.readAttributes(e, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    } catch (IOException gone) {
+                        continue;
+                    }
+                    if (a.isRegularFile()) {
+                        f.put(e, state(a));
+                    } else if (a.isDirectory() && !dirs.contains(e) && admitted(roots, e)) {
+                        walk(roots, e, f, dirs, p);
+                    }
+                }
+            } catch (IOException e) {
+                p.put(dir, dir + ": " + describe(e));
+            }
+        }
+        return new Scan(roots, f, dirs, p);
+    }
+
+    private static void walk(List<Root> roots, Path start, Map<Path, FileState> files, Set<Path> dirs,
+                             Map<Path, String> problems) {
         try {
-            Files.walkFileTree(root.path(), new SimpleFileVisitor<>() {
+            Files.walkFileTree(start, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    if (!root.only().isEmpty() && dir.getParent() != null && dir.getParent().equals(root.path())
-                            && !root.only().contains(dir.getFileName().toString())) {
+                    if (!admitted(roots, dir)) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
+                    dirs.add(dir);
                     return FileVisitResult.CONTINUE;
                 }
 
@@ -86,36 +157,73 @@ public record Scan(List<Found> sessions, List<FlowFound> flows, List<String> pro
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                     // Without FOLLOW_LINKS a link is visited as a link: never a regular file.
                     if (attrs.isRegularFile()) {
-                        files.put(file, new FileState(attrs.size(), attrs.lastModifiedTime().to(
-                                java.util.concurrent.TimeUnit.NANOSECONDS)));
+                        files.put(file, state(attrs));
                     }
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    problems.add(root.path().relativize(file) + ": " + describe(e));
+                    problems.put(file, file + ": " + describe(e));
                     return FileVisitResult.CONTINUE;
                 }
             });
         } catch (IOException e) {
-            problems.add(root.label() + ": " + describe(e));
+            problems.put(start, start + ": " + describe(e));
         }
-        for (Map.Entry<Path, FileState> e : files.entrySet()) {
-            Path file = e.getKey();
-            if (!seen.add(file)) {
+    }
+
+    private static FileState state(BasicFileAttributes a) {
+        return new FileState(a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+    }
+
+    /** Whether some root reads the directory {@code dir} (a default root reads only its named subdirectories). */
+    private static boolean admitted(List<Root> roots, Path dir) {
+        for (Root r : roots) {
+            if (dir.equals(r.path())) {
+                return true;
+            }
+            if (dir.startsWith(r.path()) && (r.only().isEmpty()
+                    || r.only().contains(r.path().relativize(dir).getName(0).toString()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first root that reads {@code file}, or -1. */
+    private static int rootOf(List<Root> roots, Path file) {
+        for (int i = 0; i < roots.size(); i++) {
+            Root r = roots.get(i);
+            if (!file.startsWith(r.path())) {
                 continue;
             }
-            String name = file.getFileName().toString();
-            FileKey key = new FileKey(index, root.path().relativize(file).toString().replace('\\', '/'));
-            if (SessionLog.isSessionLogName(file)) {
-                sessions.add(new Found(key, file, e.getValue(),
-                        files.getOrDefault(Found.beside(file, ".flow.jsonl"), FileState.NONE),
-                        files.getOrDefault(Found.beside(file, ".confirm.jsonl"), FileState.NONE)));
-            } else if (name.endsWith(FLOW_SUFFIX) && name.length() > FLOW_SUFFIX.length()) {
-                flows.add(new FlowFound(key, file, e.getValue()));
+            Path rel = r.path().relativize(file);
+            if (r.only().isEmpty() || rel.getNameCount() == 1 || r.only().contains(rel.getName(0).toString())) {
+                return i;
             }
         }
+        return -1;
+    }
+
+    /** {@return the session logs, sorted by key} */
+    public List<Found> sessions() {
+        return sessions;
+    }
+
+    /** {@return the flow files, sorted by key} */
+    public List<FlowFound> flows() {
+        return flows;
+    }
+
+    /** {@return one line for each directory or file that could not be read} */
+    public List<String> problems() {
+        return problems.values().stream().sorted().toList();
+    }
+
+    /** {@return every directory the scan lists, to be watched for changes} */
+    public Set<Path> directories() {
+        return Collections.unmodifiableSet(directories);
     }
 
     /** A short reason for an I/O failure. */
