@@ -215,10 +215,10 @@ public final class ConsoleServer implements AutoCloseable {
         html(ex, 200, GuardsPage.render(dirs, report, index.roots(), engine.guardedDomains()));
     }
 
-    /** The first directory with a session of a domain that has guards, else the first. */
+    /** The directory of the newest session of a domain that has guards, else the first directory. */
     private GuardBook.Directory firstGuarded(SessionIndex.Snapshot snap, Map<GuardBook.Directory, Integer> dirs) {
         var domains = engine.guardedDomains();
-        for (var s : snap.newestFirst().reversed()) {
+        for (var s : snap.newestFirst()) {
             if (s.domain() != null && domains.contains(s.domain())) {
                 return new GuardBook.Directory(s.key().root(), s.key().directory());
             }

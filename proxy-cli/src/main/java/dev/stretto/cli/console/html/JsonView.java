@@ -44,26 +44,12 @@ final class JsonView {
         }
     }
 
-    /**
-     * Parses a log line for showing it pretty-printed.
-     *
-     * @param line the line
-     * @return its value, or null when it is not JSON
-     */
-    static JsonNode parse(String line) {
-        try {
-            return JSON.readTree(line);
-        } catch (JsonProcessingException e) {
-            return null;
-        }
-    }
-
     /** {@return how many lines {@link #write(Html, JsonNode)} writes for {@code node}} */
     static int lines(JsonNode node) {
         if (node.isContainerNode() && !node.isEmpty()) {
             int n = 2;
             for (JsonNode child : node) {
-                n += lines(child) - 1 + 1;
+                n += lines(child);
             }
             return n;
         }

@@ -20,11 +20,6 @@ public final class Links {
         return "/live/" + path(key);
     }
 
-    /** {@return the flows page, at one flow} */
-    static String flow(int index) {
-        return "/flows#flow-" + index;
-    }
-
     /** {@return the key as a path: the root's number, then each segment encoded} */
     static String path(FileKey key) {
         StringBuilder b = new StringBuilder().append(key.root());

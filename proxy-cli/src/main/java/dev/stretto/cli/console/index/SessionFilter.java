@@ -131,14 +131,4 @@ public record SessionFilter(String domain, Mode mode, LocalDate from, LocalDate 
         }
         return Arrays.stream(text.toLowerCase(Locale.ROOT).split("\\s+")).filter(w -> !w.isEmpty()).toList();
     }
-
-    /**
-     * The same filter on another page.
-     *
-     * @param n the page
-     * @return the filter
-     */
-    public SessionFilter onPage(int n) {
-        return new SessionFilter(domain, mode, from, to, text, n, List.of());
-    }
 }

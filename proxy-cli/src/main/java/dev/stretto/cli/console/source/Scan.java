@@ -12,7 +12,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,42 +40,21 @@ public final class Scan {
     public record FlowFound(FileKey key, Path path, FileState state) {
     }
 
-    private final List<Root> roots;
-    /** Every regular file under the roots, with its state. */
-    private final Map<Path, FileState> files;
-    /** Every directory walked, each a place to watch. */
-    private final Set<Path> directories;
-    private final Map<Path, String> problems;
-    private final List<Found> sessions;
-    private final List<FlowFound> flows;
+    /** What one directory holds: its files and what they are. */
+    private record Listing(Map<Path, FileState> files, List<Found> sessions, List<FlowFound> flows) {
+    }
 
-    private Scan(List<Root> roots, Map<Path, FileState> files, Set<Path> directories, Map<Path, String> problems) {
+    private final List<Root> roots;
+    /** Each directory walked, each a place to watch, with what it holds. */
+    private final Map<Path, Listing> directories;
+    private final Map<Path, String> problems;
+    private List<Found> sessions;
+    private List<FlowFound> flows;
+
+    private Scan(List<Root> roots, Map<Path, Listing> directories, Map<Path, String> problems) {
         this.roots = roots;
-        this.files = files;
         this.directories = directories;
         this.problems = problems;
-        List<Found> s = new ArrayList<>();
-        List<FlowFound> f = new ArrayList<>();
-        for (Map.Entry<Path, FileState> e : files.entrySet()) {
-            Path file = e.getKey();
-            int root = rootOf(roots, file);
-            if (root < 0) {
-                continue;
-            }
-            String name = file.getFileName().toString();
-            FileKey key = new FileKey(root, roots.get(root).path().relativize(file).toString().replace('\\', '/'));
-            if (SessionLog.isSessionLogName(file)) {
-                s.add(new Found(key, file, e.getValue(),
-                        files.getOrDefault(Found.beside(file, ".flow.jsonl"), FileState.NONE),
-                        files.getOrDefault(Found.beside(file, ".confirm.jsonl"), FileState.NONE)));
-            } else if (name.endsWith(FLOW_SUFFIX) && name.length() > FLOW_SUFFIX.length()) {
-                f.add(new FlowFound(key, file, e.getValue()));
-            }
-        }
-        s.sort((a, b) -> a.key().compareTo(b.key()));
-        f.sort((a, b) -> a.key().compareTo(b.key()));
-        this.sessions = Collections.unmodifiableList(s);
-        this.flows = Collections.unmodifiableList(f);
     }
 
     /**
@@ -86,20 +64,23 @@ public final class Scan {
      * @return what was found
      */
     public static Scan of(List<Root> roots) {
-        Map<Path, FileState> files = new HashMap<>();
-        Set<Path> dirs = new HashSet<>();
+        List<Root> copy = List.copyOf(roots);
+        Map<Path, Map<Path, FileState>> files = new HashMap<>();
         Map<Path, String> problems = new HashMap<>();
-        for (Root r : roots) {
+        for (Root r : copy) {
             if (Files.isDirectory(r.path(), LinkOption.NOFOLLOW_LINKS)) {
-                walk(roots, r.path(), files, dirs, problems);
+                walk(copy, r.path(), files, problems);
             }
         }
-        return new Scan(List.copyOf(roots), files, dirs, problems);
+        Map<Path, Listing> dirs = new HashMap<>();
+        files.forEach((dir, in) -> dirs.put(dir, listing(copy, in)));
+        return new Scan(copy, dirs, problems);
     }
 
     /**
      * This scan with the directories {@code changed} listed again (a directory that appeared in
-     * one of them is walked whole; one that went is dropped with everything below it).
+     * one of them is walked whole; one that went is dropped with everything below it). What
+     * the other directories hold is kept as it was, without a look at their files.
      *
      * @param changed directories whose entries changed
      * @return the scan as it is now
@@ -108,17 +89,17 @@ public final class Scan {
         if (changed.isEmpty()) {
             return this;
         }
-        Map<Path, FileState> f = new HashMap<>(files);
-        Set<Path> dirs = new HashSet<>(directories);
+        Map<Path, Listing> dirs = new HashMap<>(directories);
         Map<Path, String> p = new HashMap<>(problems);
+        Map<Path, Map<Path, FileState>> found = new HashMap<>();
         for (Path dir : changed) {
-            f.keySet().removeIf(file -> dir.equals(file.getParent()));
             p.remove(dir);
-            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                f.keySet().removeIf(file -> file.startsWith(dir));
-                dirs.removeIf(d -> d.startsWith(dir));
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || !admitted(roots, dir)) {
+                dirs.keySet().removeIf(d -> d.startsWith(dir));
                 continue;
             }
+            Map<Path, FileState> in = new HashMap<>();
+            found.put(dir, in);
             try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
                 for (Path e : entries) {
                     BasicFileAttributes a;
@@ -128,19 +109,48 @@ public final class Scan {
                         continue;
                     }
                     if (a.isRegularFile()) {
-                        f.put(e, state(a));
-                    } else if (a.isDirectory() && !dirs.contains(e) && admitted(roots, e)) {
-                        walk(roots, e, f, dirs, p);
+                        in.put(e, state(a));
+                    } else if (a.isDirectory() && !dirs.containsKey(e) && !found.containsKey(e) && admitted(roots, e)) {
+                        walk(roots, e, found, p);
                     }
                 }
             } catch (IOException e) {
                 p.put(dir, dir + ": " + describe(e));
             }
         }
-        return new Scan(roots, f, dirs, p);
+        found.forEach((dir, in) -> dirs.put(dir, listing(roots, in)));
+        return new Scan(roots, dirs, p);
     }
 
-    private static void walk(List<Root> roots, Path start, Map<Path, FileState> files, Set<Path> dirs,
+    /** What the files of one directory are. */
+    private static Listing listing(List<Root> roots, Map<Path, FileState> files) {
+        List<Found> s = new ArrayList<>();
+        List<FlowFound> f = new ArrayList<>();
+        for (Map.Entry<Path, FileState> e : files.entrySet()) {
+            Path file = e.getKey();
+            int root = rootOf(roots, file);
+            if (root < 0) {
+                continue;
+            }
+            String name = file.getFileName().toString();
+            boolean session = SessionLog.isSessionLogName(file);
+            boolean flow = !session && name.endsWith(FLOW_SUFFIX) && name.length() > FLOW_SUFFIX.length();
+            if (!session && !flow) {
+                continue;
+            }
+            FileKey key = new FileKey(root, roots.get(root).path().relativize(file).toString().replace('\\', '/'));
+            if (session) {
+                s.add(new Found(key, file, e.getValue(),
+                        files.getOrDefault(Found.beside(file, ".flow.jsonl"), FileState.NONE),
+                        files.getOrDefault(Found.beside(file, ".confirm.jsonl"), FileState.NONE)));
+            } else {
+                f.add(new FlowFound(key, file, e.getValue()));
+            }
+        }
+        return new Listing(Map.copyOf(files), List.copyOf(s), List.copyOf(f));
+    }
+
+    private static void walk(List<Root> roots, Path start, Map<Path, Map<Path, FileState>> files,
                              Map<Path, String> problems) {
         try {
             Files.walkFileTree(start, new SimpleFileVisitor<>() {
@@ -149,7 +159,7 @@ public final class Scan {
                     if (!admitted(roots, dir)) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
-                    dirs.add(dir);
+                    files.putIfAbsent(dir, new HashMap<>());
                     return FileVisitResult.CONTINUE;
                 }
 
@@ -157,7 +167,7 @@ public final class Scan {
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                     // Without FOLLOW_LINKS a link is visited as a link: never a regular file.
                     if (attrs.isRegularFile()) {
-                        files.put(file, state(attrs));
+                        files.computeIfAbsent(file.getParent(), d -> new HashMap<>()).put(file, state(attrs));
                     }
                     return FileVisitResult.CONTINUE;
                 }
@@ -206,13 +216,24 @@ public final class Scan {
         return -1;
     }
 
-    /** {@return the session logs, sorted by key} */
-    public List<Found> sessions() {
+    /** {@return the session logs, in no particular order} */
+    public synchronized List<Found> sessions() {
+        if (sessions == null) {
+            List<Found> all = new ArrayList<>();
+            directories.values().forEach(l -> all.addAll(l.sessions()));
+            sessions = Collections.unmodifiableList(all);
+        }
         return sessions;
     }
 
     /** {@return the flow files, sorted by key} */
-    public List<FlowFound> flows() {
+    public synchronized List<FlowFound> flows() {
+        if (flows == null) {
+            List<FlowFound> all = new ArrayList<>();
+            directories.values().forEach(l -> all.addAll(l.flows()));
+            all.sort((a, b) -> a.key().compareTo(b.key()));
+            flows = Collections.unmodifiableList(all);
+        }
         return flows;
     }
 
@@ -223,7 +244,7 @@ public final class Scan {
 
     /** {@return every directory the scan lists, to be watched for changes} */
     public Set<Path> directories() {
-        return Collections.unmodifiableSet(directories);
+        return Collections.unmodifiableSet(directories.keySet());
     }
 
     /** A short reason for an I/O failure. */
