@@ -30,24 +30,15 @@ final class ConsoleTiming {
     static void run(Path root, int sessions, int repeats) throws Exception {
         Path dir = Files.createTempDirectory("stretto-bench-console");
         try {
-            List<Path> shop;
-            try (var files = Files.list(root.resolve("testdata/reference/home/logs/shop"))) {
-                shop = files.filter(f -> f.toString().endsWith(".jsonl")).sorted().toList();
-            }
-            java.time.LocalDateTime start = java.time.LocalDateTime.of(2027, 1, 1, 0, 0);
+            List<Path> shop = ShopLogs.of(root);
             Path last = null;
             for (int i = 0; i < sessions; i++) {
-                Path source = shop.get(i % shop.size());
-                String old = source.getFileName().toString().replace(".jsonl", "");
-                String id = start.plusSeconds(i).format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss"))
-                        + ".000Z-" + (20000 + i);
-                String text = Files.readString(source, StandardCharsets.UTF_8);
-                int firstLine = text.indexOf('\n');
-                Path sub = Files.createDirectories(dir.resolve("logs/d" + i % 10));
-                String header = text.substring(0, firstLine).replace(old, id).replaceFirst("\"started_unix_ms\":\\d+",
+                ShopLogs.Copy copy = ShopLogs.copy(shop, i);
+                // Started when its id says, so that the newest is the last copy.
+                String text = copy.text().replaceFirst("\"started_unix_ms\":\\d+",
                         "\"started_unix_ms\":" + (1798761600000L + i * 1000L));
-                last = Files.writeString(sub.resolve(id + ".jsonl"), header + text.substring(firstLine),
-                        StandardCharsets.UTF_8);
+                Path sub = Files.createDirectories(dir.resolve("logs/d" + i % 10));
+                last = Files.writeString(sub.resolve(copy.id() + ".jsonl"), text, StandardCharsets.UTF_8);
             }
             try (ConsoleServer console = ConsoleServer.start(List.of(Root.given(dir)), 0, new ConsoleEngine(),
                     new PrintStream(System.err, true, StandardCharsets.UTF_8))) {

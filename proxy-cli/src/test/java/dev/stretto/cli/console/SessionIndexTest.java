@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.cli.console.html.SessionsPage;
 import dev.stretto.cli.console.index.Listing;
-import dev.stretto.cli.console.index.Mode;
 import dev.stretto.cli.console.index.SessionFilter;
 import dev.stretto.cli.console.index.SessionIndex;
 import dev.stretto.cli.console.index.SessionSummary;

@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.stretto.cli.tools.Stretto;
 import dev.stretto.trace.testing.Fixtures;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -26,21 +22,10 @@ class ShowHtmlTest {
     @TempDir
     Path tmp;
 
-    record Run(int status, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Stretto.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void theServedSessionAsOneFile() throws Exception {
         Path log = Fixtures.file("home/served/shop/20260928T020401.117Z-14662.jsonl");
-        Run r = run("show", "--html", log.toString());
+        Command r = Command.run("show", "--html", log.toString());
         assertEquals(0, r.status(), r.err());
         assertEquals("", r.err());
         String html = r.out();
@@ -72,7 +57,7 @@ class ShowHtmlTest {
                 + "\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":false,\"fails\":false,\"key\":\"69fc9e05\","
                 + "\"ms\":12,\"p_yes\":0.5,\"proposal_check\":[],\"tool\":\"cancel_pending_order\",\"unknown\":false,"
                 + "\"word_list\":true}\n");
-        Run r = run("show", "--html", log.toString());
+        Command r = Command.run("show", "--html", log.toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("<span class=\"j-verdict\">agreed (p_yes 0.50)</span>"), "the verdict");
         assertTrue(r.out().contains("word list: yes \u00b7 12 ms"));
@@ -82,19 +67,19 @@ class ShowHtmlTest {
 
     @Test
     void aBadFileOrCommandLineSaysSoAsShowDoes() throws Exception {
-        Run missing = run("show", "--html", tmp.resolve("none.jsonl").toString());
+        Command missing = Command.run("show", "--html", tmp.resolve("none.jsonl").toString());
         assertEquals(1, missing.status());
         assertEquals("stretto: " + tmp.resolve("none.jsonl") + ": no such file or directory\n", missing.err());
         assertEquals("", missing.out());
         Path bad = Files.writeString(tmp.resolve("bad.jsonl"), "nope\n");
-        Run notLog = run("show", "--html", bad.toString());
+        Command notLog = Command.run("show", "--html", bad.toString());
         assertEquals(1, notLog.status());
         assertTrue(notLog.err().startsWith("stretto: " + bad + ":1: "), notLog.err());
-        Run both = run("show", "--html", "--json", bad.toString());
+        Command both = Command.run("show", "--html", "--json", bad.toString());
         assertEquals(2, both.status());
         assertTrue(both.err().contains("--json and --html"), both.err());
         Path dir = Files.createDirectories(tmp.resolve("d"));
-        assertEquals(1, run("show", "--html", dir.toString()).status());
+        assertEquals(1, Command.run("show", "--html", dir.toString()).status());
     }
 
     @Test
@@ -102,7 +87,7 @@ class ShowHtmlTest {
         Path log = Files.copy(Fixtures.file("home/served/shop/20260928T020401.117Z-14662.jsonl"),
                 tmp.resolve("20260928T020401.117Z-14662.jsonl"));
         Files.writeString(tmp.resolve("20260928T020401.117Z-14662.flow.jsonl"), "{\"after\":3}\nnot json\n");
-        Run r = run("show", "--html", log.toString());
+        Command r = Command.run("show", "--html", log.toString());
         assertEquals(0, r.status());
         assertTrue(r.err().startsWith("stretto: " + log + ": the flow log beside it cannot be read ("), r.err());
         assertTrue(r.out().contains("The flow log beside this log cannot be read"), "the page says so too");
