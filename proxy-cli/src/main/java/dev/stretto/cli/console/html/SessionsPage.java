@@ -116,7 +116,7 @@ public final class SessionsPage {
         m.open("p").text("The console lists the session logs stretto-proxy writes with ").el("code", "--record DIR")
                 .text(". Record one into a directory it reads, for example:").close("p");
         m.el("pre", "stretto-proxy --record ~/.stretto/logs/demo -- stretto-mcp-demo", "class", "cmd");
-        m.el("p", "Sessions recorded there appear here as soon as their first line is written.");
+        m.el("p", "Sessions recorded there are listed here when this page is loaded again.");
         m.close("div");
     }
 
