@@ -1,7 +1,7 @@
 // The benchmark behind the README's performance section. Run it with bin/bench (bin/bench --help).
 //
 // What a user of a proxy compares: the same work done against the server directly (the
-// baseline) and through stretto-proxy in front of it, passive, recording and in active mode.
+// baseline) and through stretto-proxy in front of it, passive, recording (also with --record-sync, each line on disk before it is forwarded) and in active mode.
 // Two servers serve as baselines: stretto-mcp-demo driven over its pipes (start-up, round trips,
 // parallel calls, idle memory) and cat, the pipe's own limit (throughput of 1 KiB and 1 MiB lines,
 // one 64 MiB line). Every round runs every setup of a scenario one after the other, in an order

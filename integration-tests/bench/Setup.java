@@ -21,6 +21,8 @@ record Setup(String key, String label, Path launcher, List<String> options, Path
                 new Setup("baseline", "baseline", null, List.of(), demo),
                 new Setup("passive", "passive", proxy, List.of(), demo),
                 new Setup("record", "--record", proxy, List.of("--record", logs.toString()), demo),
+                // Every line forced to disk before it is forwarded: what durability costs.
+                new Setup("record_sync", "record-sync", proxy, List.of("--record", logs.toString(), "--record-sync"), demo),
                 // Active mode as a shop runs it: every call checked by the retail guards, and
                 // stretto_commit added to the tools; the servers here have no retail tools, so
                 // nothing is refused, but every call and every answer to one is parsed.

@@ -31,14 +31,17 @@ final class ProxyArgs {
 
     private static final String UPSTREAM_HEADER = "--upstream-header";
 
+    private static final String RECORD_SYNC = "--record-sync";
+
     /** Who answers the System-One questions of a flow's arbiter and of the judge. */
     private static final List<String> ORACLE_OPTIONS = List.of("--oracle", "--oracle-cache");
 
     // After the lists it is made of.
     private static final Set<String> WITH_VALUE = withValue();
 
-    /** Active mode's switches, which take no value. */
-    private static final Set<String> FLAGS = Set.of("--guards", "--commit", FlowArgs.SHADOW, JudgeArgs.SHADOW);
+    /** The switches, which take no value: --record-sync, and active mode's. */
+    private static final Set<String> FLAGS = Set.of(RECORD_SYNC, "--guards", "--commit", FlowArgs.SHADOW,
+            JudgeArgs.SHADOW);
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -205,6 +208,10 @@ final class ProxyArgs {
                 return new Invalid("--record: not a usable path: " + values.get("--record"));
             }
         }
+        if (flags.contains(RECORD_SYNC) && record == null) {
+            return new Invalid(RECORD_SYNC + " forces the --record log to disk before each line is forwarded; give"
+                    + " --record DIR too");
+        }
         Integer retainDays = null;
         String days = values.get("--retain-days");
         if (days != null) {
@@ -279,7 +286,7 @@ final class ProxyArgs {
             active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, flow, judge,
                     oracle);
         }
-        return new Run(new ProxyOptions(record, values.get("--domain"), values.get("--agent-model"), retainDays,
+        return new Run(new ProxyOptions(record, flags.contains(RECORD_SYNC), values.get("--domain"), values.get("--agent-model"), retainDays,
                 level, shutdownGrace, server, active));
     }
 

@@ -88,6 +88,13 @@ public final class ProxyMain {
               --record DIR        write one log per session to DIR/<session>.jsonl (DIR is
                                   created if missing, for its owner only; a leading ~ is
                                   the home directory)
+              --record-sync       write each line to the log and force it to disk (fsync)
+                                  before forwarding it, so that after a crash of the
+                                  proxy (kill -9) or a power cut every line the host or
+                                  the server got is in the log; lines that come together
+                                  share one fsync. Without it, a kill -9 can cost the log
+                                  up to 1,024 lines (or 64 MiB) still queued and 256 KiB
+                                  buffered (docs/proxy.md). Needs --record
               --domain NAME       copy NAME into the log header's "domain"
               --agent-model MODEL copy MODEL into the log header's "agent_model"
               --retain-days N     at start, delete the proxy's own files (<session>.jsonl,
@@ -353,6 +360,7 @@ public final class ProxyMain {
         }
         ProxyConfig.Builder config = ProxyConfig.builder(server)
                 .record(options.record())
+                .recordSync(options.recordSync())
                 .domain(options.domain())
                 .agentModel(options.agentModel())
                 .host(host)

@@ -9,6 +9,7 @@ import java.nio.file.Path;
  * The options of one {@code stretto-proxy} run, as parsed.
  *
  * @param record     {@code --record DIR}, or null
+ * @param recordSync {@code --record-sync}: each line is on disk in the log before it is forwarded
  * @param domain     {@code --domain NAME}, or null
  * @param agentModel {@code --agent-model MODEL}, or null
  * @param retainDays {@code --retain-days N}, or null
@@ -18,13 +19,13 @@ import java.nio.file.Path;
  * @param active     {@code --guards}, {@code --commit}, {@code --context FILE}, {@code --flow
  *                   FILE} and {@code --confirm-judge}, or null when none is given (passive mode)
  */
-record ProxyOptions(Path record, String domain, String agentModel, Integer retainDays, String logLevel,
-                    java.time.Duration shutdownGrace, ServerChoice server, Active active) {
+record ProxyOptions(Path record, boolean recordSync, String domain, String agentModel, Integer retainDays,
+                    String logLevel, java.time.Duration shutdownGrace, ServerChoice server, Active active) {
 
-    /** Options without active mode. */
+    /** Options without active mode or {@code --record-sync}. */
     ProxyOptions(Path record, String domain, String agentModel, Integer retainDays, String logLevel,
                  java.time.Duration shutdownGrace, ServerChoice server) {
-        this(record, domain, agentModel, retainDays, logLevel, shutdownGrace, server, null);
+        this(record, false, domain, agentModel, retainDays, logLevel, shutdownGrace, server, null);
     }
 
     /**

@@ -3,8 +3,8 @@ package dev.stretto.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.HeaderSpec;
@@ -46,6 +46,18 @@ class ProxyArgsTest {
     void onlyTheCommandIsRequired() {
         ProxyOptions o = ok("--", "cat");
         assertEquals(new ProxyOptions(null, null, null, null, null, null, new ServerChoice.Command(List.of("cat"))), o);
+    }
+
+    @Test
+    void recordSyncIsASwitchForTheRecordLog() {
+        assertTrue(ok("--record", "d", "--record-sync", "--", "cat").recordSync());
+        assertTrue(ok("--record-sync", "--record=d", "--upstream", "http://127.0.0.1:3001/mcp").recordSync());
+        assertFalse(ok("--record", "d", "--", "cat").recordSync());
+        assertEquals("--record-sync forces the --record log to disk before each line is forwarded; give --record DIR"
+                + " too", error("--record-sync", "--", "cat"));
+        assertEquals("--record-sync takes no value", error("--record", "d", "--record-sync=yes", "--", "cat"));
+        assertEquals("--record-sync is given more than once",
+                error("--record", "d", "--record-sync", "--record-sync", "--", "cat"));
     }
 
     @Test

@@ -106,6 +106,7 @@ class ProxyMainTest {
         assertEquals(2, run("--record"));
         assertEquals(2, run("--record", "/tmp/x"));
         assertEquals(2, run("--record", "/tmp/x", "--retain-days", "many", "--", "cat"));
+        assertEquals(2, run("--record-sync", "--", "cat"));
         assertEquals(0, protocol.size());
         assertEquals(0, text.size());
     }
@@ -139,6 +140,21 @@ class ProxyMainTest {
                 + " was not checked first (policy check retail.status_checked); 'found it cheaper' is not an accepted"
                 + " reason (policy check retail.cancel_reason).\""), out);
         assertEquals(1, out.lines().count(), "cat never saw the call: nothing came back from it");
+    }
+
+    @Test
+    void aRecordSyncSessionForwardsTheBytesAndLogsEveryLine(@TempDir Path tmp) throws Exception {
+        byte[] input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nnot json\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals(0, run(input, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString()), "--record", "~/logs",
+                "--record-sync", "--", "cat"));
+        assertArrayEquals(input, protocol.toByteArray());
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(tmp.resolve("logs"))) {
+            logs = s.toList();
+        }
+        List<String> lines = Files.readAllLines(logs.getFirst());
+        assertEquals(List.of("client", "client", "server", "server"), lines.subList(1, lines.size()).stream()
+                .map(l -> l.replaceAll(".*\"from\":\"([a-z]+)\".*", "$1")).sorted().toList());
     }
 
     @Test

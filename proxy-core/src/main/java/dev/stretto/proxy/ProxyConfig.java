@@ -14,6 +14,11 @@ import java.util.Objects;
  * @param upstream   the server to proxy
  * @param recordDir  where to write the session log ({@code --record}); a leading {@code ~} is
  *                   expanded with {@link HostEnvironment#home()}; null records nothing
+ * @param recordSync each line is in the log on disk before it is forwarded ({@code
+ *                   --record-sync}): forced to disk by the log file, {@link RecordingSink#sync()
+ *                   synced} by every sink, so that after a crash of the process or of the machine
+ *                   every line the host or the server got is in the log (see {@link
+ *                   Builder#recordSync})
  * @param domain     copied into the log header ({@code --domain}), or null
  * @param agentModel copied into the log header ({@code --agent-model}), or null
  * @param retainDays delete the proxy's files older than this many days from {@code recordDir},
@@ -37,7 +42,7 @@ import java.util.Objects;
  * @param messages   where the proxy's own messages about the session go (see {@link
  *                   ProxyMessages}); stderr at {@link ProxyMessages.Level#INFO} by default
  */
-public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, String agentModel,
+public record ProxyConfig(UpstreamSpec upstream, Path recordDir, boolean recordSync, String domain, String agentModel,
                           Integer retainDays, HostEnvironment host, ShutdownTimings shutdown,
                           InstantSource clock, Subreaper subreaper, ActiveSettings active,
                           List<RecordingSink> sinks, SessionListener listener, ProxyMessages messages) {
@@ -46,9 +51,10 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
      * Checks the configuration; {@link #builder(UpstreamSpec)} is the usual way to make one.
      *
      * @throws IllegalArgumentException when {@code retainDays} is negative, or given with neither
-     *                                  a {@code recordDir} nor an oracle with a cache; or when
-     *                                  {@code active} switches nothing on or names a domain
-     *                                  without guards
+     *                                  a {@code recordDir} nor an oracle with a cache; when
+     *                                  {@code recordSync} is given with neither a {@code
+     *                                  recordDir} nor a sink; or when {@code active} switches
+     *                                  nothing on or names a domain without guards
      */
     public ProxyConfig {
         Objects.requireNonNull(upstream, "upstream");
@@ -57,6 +63,9 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(messages, "messages");
         sinks = List.copyOf(sinks);
+        if (recordSync && recordDir == null && sinks.isEmpty()) {
+            throw new IllegalArgumentException("recordSync needs a record directory or a recording sink");
+        }
         if (retainDays != null && retainDays < 0) {
             throw new IllegalArgumentException("retainDays must not be negative");
         }
@@ -82,6 +91,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
     public static final class Builder {
         private final UpstreamSpec upstream;
         private Path recordDir;
+        private boolean recordSync;
         private String domain;
         private String agentModel;
         private Integer retainDays;
@@ -107,6 +117,25 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
          */
         public Builder record(Path dir) {
             this.recordDir = dir;
+            return this;
+        }
+
+        /**
+         * With {@code true}, each line is written to the log and forced to disk ({@code fsync})
+         * before it is forwarded, in both directions ({@code --record-sync}); every sink is
+         * {@link RecordingSink#sync() synced} likewise. Lines queued together are forced
+         * together (group commit), so a burst costs one force, but every line waits for one:
+         * a session is as fast as the disk forces. Without it (the default) the log is written
+         * behind the forwarding, and a crash of the process can lose the lines still queued
+         * for the log (up to 1,024 lines or 64 MiB) and 256 KiB of buffered entries; a crash of
+         * the machine, whatever the kernel had not yet written. Needs a {@link #record}
+         * directory or a {@link #recordTo} sink.
+         *
+         * @param sync whether each line waits for the disk before it is forwarded
+         * @return this builder
+         */
+        public Builder recordSync(boolean sync) {
+            this.recordSync = sync;
             return this;
         }
 
@@ -250,7 +279,7 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, String domain, 
          *                                  on or name a domain without guards
          */
         public ProxyConfig build() {
-            return new ProxyConfig(upstream, recordDir, domain, agentModel, retainDays,
+            return new ProxyConfig(upstream, recordDir, recordSync, domain, agentModel, retainDays,
                     host != null ? host : HostEnvironment.current(), shutdown, clock,
                     subreaper, active, sinks, listener,
                     messages != null ? messages : StderrMessages.at(ProxyMessages.Level.INFO));

@@ -78,7 +78,8 @@ final class ProxySession {
                 throw new ProxyStartException("cannot create the session log in " + dir + ": " + Retention.describe(e), e);
             }
             sessionId = logFile.session();
-            LogFileSink fileSink = new LogFileSink(logFile);
+            // With --record-sync the header, the file and its directories are on disk before the server starts.
+            LogFileSink fileSink = new LogFileSink(logFile, config.recordSync());
             try {
                 fileSink.open(header(config, sessionId, started));
                 sinks.add(fileSink);
@@ -115,7 +116,8 @@ final class ProxySession {
         }
 
         LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null
-                : new LogWriter(sinks, config.listener(), System::nanoTime, startNanos, config.upstream().secretValues());
+                : new LogWriter(sinks, config.listener(), System::nanoTime, startNanos, config.upstream().secretValues(),
+                        config.recordSync());
         Upstream upstream = upstreamFor(config);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
@@ -169,6 +171,9 @@ final class ProxySession {
         for (RecordingSink sink : config.sinks()) {
             try {
                 sink.open(header);
+                if (config.recordSync()) {
+                    sink.sync();
+                }
             } catch (IOException | RuntimeException e) {
                 sinks.forEach(ProxySession::discard);
                 throw new ProxyStartException("cannot start recording to " + LogWriter.name(sink) + ": "

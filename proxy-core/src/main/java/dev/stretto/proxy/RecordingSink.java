@@ -17,13 +17,15 @@ import java.io.IOException;
  * server itself (HTTP header values, URL credentials) replaced by {@code <redacted>} when the
  * server echoes them; {@link LogEntry#toJson()} gives the log file's line.
  *
- * <p>Threads. {@link #open} (and {@link #discard}) run on the thread that runs {@link
- * Proxy#run}, before the server starts. {@link #entry}, {@link #flush} and {@link #close} run
- * on the session's log writer, one thread, one call at a time, off the forwarding path: a slow
- * sink makes the proxy wait only once 1,024 lines (or 64 MB) are queued for it, and
- * nothing is ever dropped for it. A sink that throws from {@link #entry} or {@link #flush} is
- * reported once on stderr ({@code toString()} names it there) and gets nothing more but its
- * {@link #close}; forwarding goes on, as do the other sinks.
+ * <p>Threads. {@link #open} (and {@link #discard}, and with record-sync the first {@link
+ * #sync}) run on the thread that runs {@link Proxy#run}, before the server starts. {@link
+ * #entry}, {@link #flush}, {@link #sync} and {@link #close} then run on the session's log
+ * writer, one thread, one call at a time, off the forwarding path: a slow sink makes the proxy
+ * wait only once 1,024 lines (or 64 MB) are queued for it, and nothing is ever dropped for
+ * it; with record-sync, each line waits for its {@link #sync} before it is forwarded. A sink
+ * that throws from {@link #entry}, {@link #flush} or {@link #sync} is reported once on stderr
+ * ({@code toString()} names it there) and gets nothing more but its {@link #close}; forwarding
+ * goes on, as do the other sinks.
  */
 public interface RecordingSink {
 
@@ -53,6 +55,19 @@ public interface RecordingSink {
      * @throws IOException when that fails: as for {@link #entry}
      */
     default void flush() throws IOException {
+    }
+
+    /**
+     * With {@link ProxyConfig.Builder#recordSync record-sync}: makes the header and every entry
+     * given so far durable (the log file forces them to disk). Called after {@link #open} (a
+     * sink that throws there stops the session before the server starts, as from {@link
+     * #open}), then after each group of entries: the lines of those entries are forwarded only
+     * once it returns. By default {@link #flush}.
+     *
+     * @throws IOException when the sink cannot make them durable: it is reported
+     */
+    default void sync() throws IOException {
+        flush();
     }
 
     /**

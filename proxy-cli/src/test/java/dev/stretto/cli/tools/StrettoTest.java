@@ -200,8 +200,8 @@ class StrettoTest {
         assertTrue(help.out().contains("Examples:\n  stretto sessions "), help.out());
         // Its exit statuses are the log commands'; the others have their own.
         assertTrue(help.out().contains("show, episode, manifest, sessions and guards exit as below; init, learn,\n"
-                + "promote, export-answers, import-answers, flow, flow-show, evaluate and console say\nhow in their"
-                + " --help.\nExit status:\n"), help.out());
+                + "promote, redact, export-answers, import-answers, flow, flow-show, evaluate and\nconsole say how in"
+                + " their --help.\nExit status:\n"), help.out());
     }
 
     @ParameterizedTest
@@ -355,6 +355,7 @@ class StrettoTest {
                 "RULE                            WRITES  PASS  FAIL  UNKNOWN  WOULD REFUSE",
                 "retail.authenticated                 1     1     0        0             0",
                 "retail.own_order                     1     1     0        0             0",
+                "retail.own_user                      0     0     0        0             0",
                 "retail.status_checked                1     1     0        0             0",
                 "retail.pending                       1     1     0        0             0",
                 "retail.delivered                     0     0     0        0             0",

@@ -197,7 +197,7 @@ public final class ActiveSession {
                 }
             }
         };
-        ServerWriter serverWriter = new ServerWriter(toServer, upstream);
+        ServerWriter serverWriter = new ServerWriter(toServer, upstream, recorder);
         return List.of(hostPump, actor, serverWriter);
     }
 

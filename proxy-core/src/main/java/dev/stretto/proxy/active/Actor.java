@@ -1,6 +1,8 @@
 package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.stretto.proxy.flow.wire.LookupAnswer;
 import dev.stretto.proxy.guard.Facts;
 import dev.stretto.proxy.http.JsonRpcPeek;
@@ -9,6 +11,7 @@ import dev.stretto.proxy.record.Recorder;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.TimelineBuilder;
 import dev.stretto.trace.episode.ToolCall;
+import dev.stretto.trace.log.LineClassifier;
 import dev.stretto.trace.log.Source;
 import java.io.IOException;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import dev.stretto.proxy.logging.Logger;
 
 /**
@@ -50,10 +54,23 @@ import dev.stretto.proxy.logging.Logger;
  * the gate takes no more, so the actor stops too and a line forwarded is a line in the log.
  *
  * <p>Cost. A line the actor does not act on gets one streaming look at its method and id
- * ({@link JsonRpcPeek}) and is forwarded as the exact bytes that arrived. Only what it acts on
+ * ({@link JsonRpcPeek}; with policy checks, a line of the host's also a byte scan for {@code
+ * tools/call} in any spelling, {@link AnySpelling}) and is forwarded as the exact bytes that
+ * arrived. Only what it acts on
  * is parsed: the agent's {@code tools/call} requests, answers to tracked calls, {@code
  * tools/list} and (with {@code --commit}) {@code initialize} answers, cancellations, and the
  * conversation.
+ *
+ * <p>Calls as servers read them. With policy checks, every line of the host's that some server
+ * could take for a {@code tools/call} is read as {@link CallReader} reads it: checked when every
+ * server reads it as the call the checks see, refused otherwise; a batch holding a call is sent
+ * only when every call in it passes, and refused whole otherwise.
+ *
+ * <p>Ids. The server must never have two requests with one id, or an answer could go to the
+ * wrong asker: the proxy's own requests take ids ({@code stretto-<n>}) that none of the host's
+ * requests in flight has ({@link HostRequests}), and a line of the host's using an id of the
+ * proxy's still open waits until the proxy's request has its answer (the host's later lines
+ * behind it), or is refused when that request timed out and its answer may still come.
  *
  * <p>No blocking. The actor never writes to a side itself: it queues lines on the host's
  * output ({@link ActiveSession.HostWriter}) or the server's {@link Outbox}, whose writers do
@@ -79,6 +96,10 @@ final class Actor implements Callable<Void>, RunContext {
     /** How often, at least, the actor looks at its clock. */
     static final Duration TICK = Duration.ofMillis(250);
 
+    /** Why a request whose id the host has in flight already is refused, with policy checks. */
+    private static final String SAME_ID = "its id is the id of another request of the host's still in flight, so the"
+            + " server's answers could not be told apart";
+
     /**
      * Thrown through the handlers when the session stops: the recorder took no more lines, or
      * the actor's thread was interrupted while recording ({@code cause}, else null).
@@ -102,6 +123,9 @@ final class Actor implements Callable<Void>, RunContext {
     private final AnswerHook answerHook;
     private final ActiveSession.Forker forker;
     private final CompletableFuture<Void> serverEndHandled;
+    /** Whether calls are checked, so each must reach the server as the checks read it. */
+    private final boolean guarding;
+    private final Predicate<String> checkedTool;
 
     // Actor thread only, all of them.
     private final TimelineBuilder timeline;
@@ -111,6 +135,9 @@ final class Actor implements Callable<Void>, RunContext {
     private final Set<String> toolLists = new HashSet<>();
     private final Set<String> initializes = new HashSet<>();
     private final OwnRequests own = new OwnRequests();
+    private final HostRequests hostRequests = new HostRequests();
+    /** A line of the host's waiting for the proxy's own request with the same id to end, or null. */
+    private Held held;
     /** Runs of the proxy's own (commits, calls waiting for a slow check, held answers) in progress. */
     private int runs;
     private long lastTMs;
@@ -145,6 +172,12 @@ final class Actor implements Callable<Void>, RunContext {
         this.forker = forker;
         this.serverEndHandled = serverEndHandled;
         this.timeline = new TimelineBuilder(header);
+        this.guarding = !checks.isEmpty();
+        this.checkedTool = tool -> checks.stream().anyMatch(c -> c.appliesTo(tool));
+    }
+
+    /** A line of the host's held back, and the key of the proxy's request it waits for. */
+    private record Held(Line line, JsonRpcPeek peek, String key) {
     }
 
     @Override
@@ -195,12 +228,35 @@ final class Actor implements Callable<Void>, RunContext {
     // ---- the host's lines
 
     private void fromHost(Line line, JsonRpcPeek peek) {
+        if (clashes(line, peek)) {
+            return;
+        }
+        if (guarding) {
+            CallReader.Reading reading = CallReader.read(line.bytes(), peek, checkedTool);
+            if (reading instanceof CallReader.Call c) {
+                guardedCall(line, c);
+                return;
+            }
+            if (reading instanceof CallReader.Refused r) {
+                refuse(line, r.refusal());
+                return;
+            }
+            if (reading instanceof CallReader.Batch b) {
+                hostBatch(line, b);
+                return;
+            }
+            if (peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null
+                    && hostRequests.callInFlight(IdKey.flight(peek.id()))) {
+                refuse(line, new CallReader.Refusal(CallReader.INVALID_REQUEST, SAME_ID, NullNode.instance));
+                return;
+            }
+        }
         boolean forEpisode = false;
         if (peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null) {
             String key = IdKey.ofText(peek.id());
             switch (peek.method()) {
                 case "tools/call" -> {
-                    hostCall(line, key);
+                    hostCall(line);
                     return;
                 }
                 case "tools/list" -> toolLists.add(key);
@@ -213,27 +269,30 @@ final class Actor implements Callable<Void>, RunContext {
                 default -> {
                 }
             }
+            hostRequests.sent(IdKey.flight(peek.id()), false);
         } else {
             forEpisode = peek.kind() == JsonRpcPeek.Kind.NOTIFICATION && "notifications/cancelled".equals(peek.method())
                     || peek.kind() == JsonRpcPeek.Kind.NOT_OBJECT;
         }
         long t = record(Source.CLIENT, line);
-        toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+        toServer(line.bytes(), line.terminated());
         // Parsed after it went on its way: the host's first line (initialize) need not wait for it.
         JsonNode message = forEpisode ? ProxyLines.logged(line.bytes()) : null;
         if (message != null) {
             timeline.add(t, Source.CLIENT, message);
             if (message.isArray()) {
-                trackBatchCalls(message);
+                trackCalls(message);
+                for (JsonNode m : message) {
+                    if (BatchRefusal.isRequest(m)) {
+                        hostRequests.sent(IdKey.flight(m.get("id")), "tools/call".equals(m.get("method").textValue()));
+                    }
+                }
             }
         }
     }
 
-    /**
-     * One of the agent's calls: read the conversation, check the call against the session so
-     * far, log it, then send it on, or answer it with the refusal.
-     */
-    private void hostCall(Line line, String key) {
+    /** One of the agent's calls, with no policy checks: read as the session log reads it. */
+    private void hostCall(Line line) {
         readContext();
         JsonNode logged = ProxyLines.logged(line.bytes());
         JsonNode message = logged != null ? logged : ProxyLines.parse(line.bytes());
@@ -241,10 +300,30 @@ final class Actor implements Callable<Void>, RunContext {
         if (call == null) {
             // Not readable as a tree after all: nothing to check or answer by.
             record(Source.CLIENT, line);
-            toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+            toServer(line.bytes(), line.terminated());
             return;
         }
+        callChecked(line, logged, message, call);
+    }
+
+    /** One of the agent's calls, read as every server reads it. */
+    private void guardedCall(Line line, CallReader.Call c) {
+        if (hostRequests.inFlight(IdKey.flight(c.id()))) {
+            refuse(line, new CallReader.Refusal(CallReader.INVALID_REQUEST, SAME_ID, NullNode.instance));
+            return;
+        }
+        readContext();
+        callChecked(line, LineClassifier.isMessage(line.bytes()) ? c.message() : null, c.message(), c.call());
+    }
+
+    /**
+     * A call: read the conversation, check the call against the session so far, log it, then
+     * send it on, or answer it with the refusal.
+     */
+    private void callChecked(Line line, JsonNode logged, JsonNode message, ToolCall call) {
         JsonNode id = message.get("id");
+        String key = IdKey.of(id);
+        String flight = IdKey.flight(id);
         String name = call.name();
         if (commit && CommitTool.NAME.equals(name)) {
             logCall(line, logged, key, call);
@@ -253,10 +332,13 @@ final class Actor implements Callable<Void>, RunContext {
                 answer(id, CommitTool.INVALID, true);
                 return;
             }
+            hostRequests.sent(flight, true);
             runs++;
             new CommitRun(this, id, plan.get()).start();
             return;
         }
+        // In flight from now: while a slow check decides, another call with its id is refused.
+        hostRequests.sent(flight, true);
         // The checks see the session before the call; the call is logged before any answer to it.
         Deferred<CallCheck.Outcome> outcome = new Deferred<>();
         check(call, outcome);
@@ -266,7 +348,7 @@ final class Actor implements Callable<Void>, RunContext {
                 Logger.info("refused {}: {}", name, r.reason());
                 answer(id, r.message(), true);
             } else {
-                toServer.offer(new Outbox.Write(line.bytes(), line.terminated()));
+                toServer(line.bytes(), line.terminated());
             }
         }, () -> runs++, this::finished);
     }
@@ -279,10 +361,162 @@ final class Actor implements Callable<Void>, RunContext {
         }
     }
 
-    /** The tools/call requests inside a batch: their answers belong to the episode too. */
-    private void trackBatchCalls(JsonNode batch) {
-        for (JsonNode m : batch) {
+    /**
+     * A batch holding calls: each is checked against the session before the batch, in order,
+     * up to the first refusal. It goes to the server, as it came, only when every call in it
+     * passes; otherwise none of it does, and the host gets one answer for each of its requests:
+     * the refusal, or that it was not sent.
+     */
+    private void hostBatch(Line line, CallReader.Batch batch) {
+        readContext();
+        List<CallReader.Element> elements = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        List<ToolCall> calls = new ArrayList<>();
+        boolean anyRefused = false;
+        for (CallReader.Element e : batch.elements()) {
+            CallReader.Element element = e;
+            if (e.reading() instanceof CallReader.Call c) {
+                String flight = IdKey.flight(c.id());
+                if (hostRequests.inFlight(flight) || !ids.add(flight)) {
+                    element = new CallReader.Element(e.message(), new CallReader.Refused(
+                            new CallReader.Refusal(CallReader.INVALID_REQUEST, SAME_ID, NullNode.instance)));
+                } else {
+                    calls.add(c.call());
+                }
+            } else if (BatchRefusal.isRequest(e.message()) && hostRequests.callInFlight(IdKey.flight(e.message().get("id")))) {
+                element = new CallReader.Element(e.message(), new CallReader.Refused(
+                        new CallReader.Refusal(CallReader.INVALID_REQUEST, SAME_ID, NullNode.instance)));
+            }
+            anyRefused |= element.reading() instanceof CallReader.Refused;
+            elements.add(element);
+        }
+        Deferred<List<CallCheck.Outcome>> outcomes = new Deferred<>();
+        if (anyRefused) {
+            outcomes.accept(List.of());
+        } else {
+            checkEach(calls, 0, new ArrayList<>(), outcomes);
+        }
+        long t = record(Source.CLIENT, line);
+        JsonNode logged = ProxyLines.logged(line.bytes());
+        if (logged != null) {
+            timeline.add(t, Source.CLIENT, logged);
+            trackCalls(logged);
+        }
+        List<String> callIds = new ArrayList<>();
+        for (CallReader.Element e : elements) {
+            if (e.reading() instanceof CallReader.Call c) {
+                callIds.add(IdKey.flight(c.id()));
+            }
+        }
+        callIds.forEach(f -> hostRequests.sent(f, true));
+        boolean refusedAlready = anyRefused;
+        outcomes.then(done -> {
+            if (!refusedAlready && done.stream().noneMatch(o -> o instanceof CallCheck.Refused)) {
+                for (CallReader.Element e : elements) {
+                    if (!(e.reading() instanceof CallReader.Call) && BatchRefusal.isRequest(e.message())) {
+                        hostRequests.sent(IdKey.flight(e.message().get("id")), false);
+                    }
+                }
+                // The batch was recorded when it was taken; waiting for the latest mark covers it.
+                toServer.offer(new Outbox.Write(line.bytes(), line.terminated(), recorder.mark()));
+                return;
+            }
+            callIds.forEach(hostRequests::answered);
+            refuseBatch(elements, done);
+        }, () -> runs++, this::finished);
+    }
+
+    /** Checks {@code calls} from the {@code i}th on, up to the first refusal; {@code then} gets the outcomes. */
+    private void checkEach(List<ToolCall> calls, int i, List<CallCheck.Outcome> done,
+                           Consumer<List<CallCheck.Outcome>> then) {
+        if (i == calls.size()) {
+            then.accept(done);
+            return;
+        }
+        check(calls.get(i), o -> {
+            done.add(o);
+            if (o instanceof CallCheck.Refused) {
+                then.accept(done);
+            } else {
+                checkEach(calls, i + 1, done, then);
+            }
+        });
+    }
+
+    /** Answers each request of a refused batch, in one batch of answers. */
+    private void refuseBatch(List<CallReader.Element> elements, List<CallCheck.Outcome> outcomes) {
+        ArrayNode answers = BatchRefusal.answers(elements, outcomes);
+        if (!answers.isEmpty()) {
+            sendToHostAsProxy(answers);
+        }
+    }
+
+    /**
+     * A line refused before it reached the server: logged as the host's (and read into the
+     * episode as the log's readers read it), then answered with a JSON-RPC error unless it
+     * cannot be answered.
+     */
+    private void refuse(Line line, CallReader.Refusal refusal) {
+        Logger.info("refused a tools/call: {}", refusal.reason());
+        refuse(line, refusal.id(), refusal.code(), refusal.message());
+    }
+
+    private void refuse(Line line, JsonNode answerId, int code, String message) {
+        readContext();
+        long t = record(Source.CLIENT, line);
+        JsonNode logged = ProxyLines.logged(line.bytes());
+        if (logged != null) {
+            timeline.add(t, Source.CLIENT, logged);
+            trackCalls(logged);
+        }
+        if (answerId != null) {
+            sendToHostAsProxy(ProxyLines.error(answerId, code, message));
+        }
+    }
+
+    /**
+     * The tools/call requests in a logged message (one, or a batch): their answers belong to the
+     * episode, as they do when the log is read.
+     */
+    private void trackCalls(JsonNode message) {
+        for (JsonNode m : message.isArray() ? message : List.of(message)) {
             ToolCall.ofRequest(m).ifPresent(c -> awaitingAnswer.put(IdKey.of(m.get("id")), c));
+        }
+    }
+
+    /**
+     * Whether the host's line uses the id of a request of the proxy's that is still open: then
+     * it waits (held, with the host's lines behind it) until that request has its answer, or,
+     * when that request timed out and its answer may still come, it is refused.
+     */
+    private boolean clashes(Line line, JsonRpcPeek peek) {
+        if (peek.kind() == JsonRpcPeek.Kind.NOT_JSON || peek.kind() == JsonRpcPeek.Kind.BLANK) {
+            return false;
+        }
+        OwnRequests.Clash clash = own.clash(line.bytes());
+        if (clash instanceof OwnRequests.Clash.Open(String key)) {
+            held = new Held(line, peek, key);
+            mailbox.holdHost(true);
+            return true;
+        }
+        if (!(clash instanceof OwnRequests.Clash.Late(String id))) {
+            return false;
+        }
+        Logger.info("refused a request of the host's: its id {} is one the proxy used itself", id);
+        JsonNode answerId = peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null
+                ? ProxyLines.parse(peek.id().getBytes(java.nio.charset.StandardCharsets.UTF_8)) : NullNode.instance;
+        refuse(line, answerId, CallReader.INVALID_REQUEST, "Not sent: the id " + id + " is taken by a request the"
+                + " proxy made itself, which the server has not answered; send this again with another id.");
+        return true;
+    }
+
+    /** Takes the held line again once the proxy's request it waited for has ended. */
+    private void releaseHeld() {
+        if (held != null && !own.isWaiting(held.key())) {
+            Held h = held;
+            held = null;
+            mailbox.holdHost(false);
+            fromHost(h.line(), h.peek());
         }
     }
 
@@ -300,12 +534,17 @@ final class Actor implements Callable<Void>, RunContext {
     private void fromServer(Line line, Source from, JsonRpcPeek peek) {
         if (peek.kind() == JsonRpcPeek.Kind.RESPONSE && peek.id() != null) {
             String key = IdKey.ofText(peek.id());
+            String flight = IdKey.flight(peek.id());
+            boolean hostAsked = hostRequests.inFlight(flight);
             ToolCall call = awaitingAnswer.remove(key);
             if (call != null) {
-                answerToCall(line, from, key, call);
+                answerToCall(line, from, key, flight, call);
                 return;
             }
-            if (own.isOwn(key)) {
+            if (hostAsked) {
+                hostRequests.answered(flight);
+            } else if (own.wasIssued(key)) {
+                own.claim(key);
                 record(from, line);
                 Logger.debug("dropped a late answer to the proxy's request {}", peek.id());
                 return;
@@ -326,6 +565,7 @@ final class Actor implements Callable<Void>, RunContext {
                 for (JsonNode m : batch) {
                     if (m.get("id") != null && (m.has("result") || m.has("error"))) {
                         awaitingAnswer.remove(IdKey.of(m.get("id")));
+                        hostRequests.answered(IdKey.flight(m.get("id")));
                     }
                 }
             }
@@ -337,13 +577,13 @@ final class Actor implements Callable<Void>, RunContext {
     }
 
     /** The first answer to a tracked call: it joins the episode; the proxy's own are not forwarded. */
-    private void answerToCall(Line line, Source from, String key, ToolCall call) {
+    private void answerToCall(Line line, Source from, String key, String flight, ToolCall call) {
         JsonNode logged = ProxyLines.logged(line.bytes());
         long t = record(from, line);
         if (logged != null) {
             timeline.add(t, from, logged);
         }
-        if (own.isOwn(key)) {
+        if (own.isWaiting(key) || own.isLate(key)) {
             OwnRequests.Waiting w = own.claim(key);
             if (w == null) {
                 Logger.debug("dropped a late answer to the proxy's request {}", call.id());
@@ -351,16 +591,18 @@ final class Actor implements Callable<Void>, RunContext {
             }
             JsonNode response = logged != null ? logged : ProxyLines.parse(line.bytes());
             w.then().accept(new OwnRequests.Answered(w.id(), response, LookupAnswer.of(response)));
+            releaseHeld();
             closeServerInputWhenIdle();
             return;
         }
-        HeldAnswer held = new HeldAnswer(call, logged, line);
+        HeldAnswer held = new HeldAnswer(call, logged, line, flight);
         // Counted before the hook decides: it may let the answer go before it returns.
         runs++;
         if (answerHook.hold(held, this)) {
             return;
         }
         runs--;
+        hostRequests.answered(flight);
         toHost.offer(line.bytes(), line.terminated());
     }
 
@@ -387,6 +629,7 @@ final class Actor implements Callable<Void>, RunContext {
         for (OwnRequests.Waiting w : own.all()) {
             w.then().accept(new OwnRequests.ServerGone());
         }
+        releaseHeld();
         answerHook.serverEnded();
         serverEndHandled.complete(null);
     }
@@ -461,7 +704,7 @@ final class Actor implements Callable<Void>, RunContext {
             then.accept(new OwnRequests.ServerGone());
             return;
         }
-        String id = own.nextId();
+        String id = own.nextId(hostRequests::inFlight);
         JsonNode request = ProxyLines.toolCall(id, tool, arguments);
         byte[] bytes = ProxyLines.bytes(request);
         long t = record(Source.PROXY, new Line(bytes, true));
@@ -469,7 +712,7 @@ final class Actor implements Callable<Void>, RunContext {
         String key = IdKey.ofString(id);
         awaitingAnswer.put(key, new ToolCall(id, tool, arguments));
         own.await(id, tool, ticker.getAsLong() + requestTimeoutNanos, then);
-        toServer.offer(new Outbox.Write(bytes, true));
+        toServer(bytes, true);
     }
 
     @Override
@@ -477,12 +720,22 @@ final class Actor implements Callable<Void>, RunContext {
         sendToHostAsProxy(ProxyLines.toolResult(id, text, isError));
     }
 
-    /** Logs {@code message} as the proxy's, lets the episode see it, and queues it for the host. */
+    /**
+     * Logs {@code message} (an answer, or a batch of them) as the proxy's, lets the episode see
+     * it, and queues it for the host.
+     */
     private void sendToHostAsProxy(JsonNode message) {
         byte[] bytes = ProxyLines.bytes(message);
         long t = record(Source.PROXY, new Line(bytes, true));
-        JsonNode id = message.get("id");
-        if (id != null && awaitingAnswer.remove(IdKey.of(id)) != null) {
+        boolean answersACall = false;
+        for (JsonNode m : message.isArray() ? message : List.of(message)) {
+            JsonNode id = m.get("id");
+            if (id != null) {
+                hostRequests.answered(IdKey.flight(id));
+                answersACall |= awaitingAnswer.remove(IdKey.of(id)) != null;
+            }
+        }
+        if (answersACall) {
             timeline.add(t, Source.PROXY, message);
         }
         toHost.offer(bytes, true);
@@ -528,6 +781,7 @@ final class Actor implements Callable<Void>, RunContext {
             w.then().accept(new OwnRequests.TimedOut(w.id(), Duration.ofNanos(requestTimeoutNanos)));
         }
         if (!late.isEmpty()) {
+            releaseHeld();
             closeServerInputWhenIdle();
         }
     }
@@ -551,6 +805,11 @@ final class Actor implements Callable<Void>, RunContext {
                 timeline.add(t, Source.CONTEXT, m);
             }
         }
+    }
+
+    // Queues a line, recorded already, for the server, with the log's mark so far, which covers it.
+    private void toServer(byte[] bytes, boolean newline) {
+        toServer.offer(new Outbox.Write(bytes, newline, recorder.mark()));
     }
 
     private long record(Source from, Line line) {
@@ -597,12 +856,14 @@ final class Actor implements Callable<Void>, RunContext {
         private final ToolCall call;
         private final JsonNode response;
         private final Line line;
+        private final String flight;
         private boolean done;
 
-        HeldAnswer(ToolCall call, JsonNode response, Line line) {
+        HeldAnswer(ToolCall call, JsonNode response, Line line, String flight) {
             this.call = call;
             this.response = response;
             this.line = line;
+            this.flight = flight;
         }
 
         @Override
@@ -632,6 +893,8 @@ final class Actor implements Callable<Void>, RunContext {
                 throw new IllegalStateException("the answer to " + call.id() + " was let go already");
             }
             done = true;
+            // The host has its answer only now: until then the proxy takes no request of its own by this id.
+            hostRequests.answered(flight);
             finished();
         }
     }

@@ -53,6 +53,14 @@ interface CallCheck {
     record Refused(String reason, String message) implements Outcome {
     }
 
+    /**
+     * Whether this check may refuse calls of {@code tool}: such calls must reach the server
+     * exactly as the check reads them, so their argument names are held to lower case.
+     */
+    default boolean appliesTo(String tool) {
+        return true;
+    }
+
     /** Checks {@code call}; {@code then} gets the outcome, now or later, on the actor's thread. */
     void check(ToolCall call, Context context, Consumer<Outcome> then);
 

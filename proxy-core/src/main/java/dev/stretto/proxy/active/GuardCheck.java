@@ -21,6 +21,11 @@ final class GuardCheck implements CallCheck {
     }
 
     @Override
+    public boolean appliesTo(String tool) {
+        return guards.checks(tool);
+    }
+
+    @Override
     public void check(ToolCall call, Context context, Consumer<Outcome> then) {
         if (!guards.checks(call.name())) {
             then.accept(new Allowed());

@@ -59,6 +59,11 @@ final class JudgeCheck implements CallCheck {
     }
 
     @Override
+    public boolean appliesTo(String tool) {
+        return confirmationRule(tool) != null;
+    }
+
+    @Override
     public void check(ToolCall call, Context context, Consumer<Outcome> then) {
         Rule confirmation = confirmationRule(call.name());
         if (confirmation == null) {

@@ -54,6 +54,7 @@ final class Mailbox {
     private long seq;
     private boolean serverEnded;
     private boolean closed;
+    private boolean hostHeld;
 
     private final BooleanSupplier hostGate;
     private final BooleanSupplier serverGate;
@@ -106,7 +107,7 @@ final class Mailbox {
         try {
             while (true) {
                 Entry best = control.peekFirst();
-                best = older(best, hostGate.getAsBoolean() ? host.peekFirst() : null);
+                best = older(best, !hostHeld && hostGate.getAsBoolean() ? host.peekFirst() : null);
                 best = older(best, serverEnded || serverGate.getAsBoolean() ? server.peekFirst() : null);
                 if (best != null) {
                     ArrayDeque<Entry> lane = lane(best.event().lane());
@@ -143,6 +144,21 @@ final class Mailbox {
             host.clear();
             server.clear();
             room.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Holds the host's lane ({@code true}): no host event is taken until it is let go again
+     * ({@code false}). The actor holds it while a line of the host's waits for the proxy's own
+     * request with the same id to end, so the host's later lines stay behind that one.
+     */
+    void holdHost(boolean hold) {
+        lock.lock();
+        try {
+            hostHeld = hold;
+            arrived.signal();
         } finally {
             lock.unlock();
         }

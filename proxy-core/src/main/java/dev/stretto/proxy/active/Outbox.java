@@ -35,8 +35,10 @@ final class Outbox {
      *
      * @param bytes   the line without its terminator
      * @param newline whether to write {@code '\n'} after it
+     * @param mark    the log's mark once the line was recorded ({@code Recorder.mark()}): with
+     *                {@code --record-sync} the writer waits until the log has it on disk
      */
-    record Write(byte[] bytes, boolean newline) implements Item {
+    record Write(byte[] bytes, boolean newline, long mark) implements Item {
     }
 
     /** The server's input ends here: the host closed its input and the proxy's own work is done. */

@@ -34,6 +34,20 @@ final class ProxyLines {
         return response;
     }
 
+    /**
+     * A JSON-RPC error the proxy gives in the server's place: {@code {"error":{"code":..,
+     * "message":..},"id":..,"jsonrpc":"2.0"}}.
+     */
+    static ObjectNode error(JsonNode id, int code, String message) {
+        ObjectNode response = NODES.objectNode();
+        ObjectNode error = response.putObject("error");
+        error.put("code", code);
+        error.put("message", message);
+        response.set("id", id.deepCopy());
+        response.put("jsonrpc", "2.0");
+        return response;
+    }
+
     /** The proxy's own {@code tools/call} request with id {@code id}. */
     static ObjectNode toolCall(String id, String tool, JsonNode arguments) {
         ObjectNode request = NODES.objectNode();

@@ -18,6 +18,11 @@ import java.util.Set;
  * The guards of τ²-bench's airline domain. Times are judged against the policy's own clock,
  * {@link #NOW}, not the machine's. Every rule is enforced except {@code airline.confirmed},
  * whose word list is only logged.
+ *
+ * <p>One user per conversation: the user is the first one the session looked up with {@code
+ * get_user_details} (the policy has the agent obtain the user id before any change), and every
+ * write is checked for whose user, reservation and payment methods it touches; one of another
+ * user's fails, even of a user looked up later.
  */
 public final class AirlineGuards implements GuardDomain {
 
@@ -36,9 +41,13 @@ public final class AirlineGuards implements GuardDomain {
     static final Set<String> WRITES = Set.of(BOOK, CANCEL, BAGGAGES, FLIGHTS, PASSENGERS);
     /** The writes on an existing reservation. */
     static final Set<String> RESERVATION_WRITES = Set.of(CANCEL, BAGGAGES, FLIGHTS, PASSENGERS);
+    /** Every call that changes something: the writes, and a certificate sent. */
+    static final Set<String> CHANGES = Set.of(BOOK, CANCEL, BAGGAGES, FLIGHTS, PASSENGERS, CERTIFICATE);
 
     private static final List<Rule> RULES = List.of(
+            Rule.enforced("airline.user_looked_up", CHANGES, AirlineGuards::userLookedUp),
             Rule.enforced("airline.own_reservation", RESERVATION_WRITES, AirlineGuards::ownReservation),
+            Rule.enforced("airline.own_user", Set.of(BOOK, CERTIFICATE), AirlineGuards::ownUser),
             Rule.enforced("airline.cancel_allowed", Set.of(CANCEL), AirlineGuards::cancelAllowed),
             Rule.enforced("airline.basic_economy_flights", Set.of(FLIGHTS), AirlineGuards::basicEconomyFlights),
             Rule.enforced("airline.not_flown", Set.of(FLIGHTS), AirlineGuards::notFlown),
@@ -72,6 +81,15 @@ public final class AirlineGuards implements GuardDomain {
         return Verdict.unknown(text(call, "reservation_id") == null ? NO_RESERVATION : NOT_LOOKED_UP);
     }
 
+    /** The user the conversation is about: the first one looked up, or null. */
+    private static String theUser(Facts facts) {
+        return facts.users().keySet().stream().findFirst().orElse(null);
+    }
+
+    static Verdict userLookedUp(ToolCall call, Facts facts) {
+        return theUser(facts) == null ? Verdict.fail("no user has been looked up with get_user_details") : Verdict.pass();
+    }
+
     static Verdict ownReservation(ToolCall call, Facts facts) {
         JsonNode r = reservation(call, facts);
         if (r == null) {
@@ -81,11 +99,16 @@ public final class AirlineGuards implements GuardDomain {
         if (user == null) {
             return Verdict.unknown("the reservation's user is not known");
         }
-        if (facts.users().isEmpty()) {
+        String me = theUser(facts);
+        if (me == null) {
             return Verdict.unknown("no user was looked up");
         }
-        return facts.users().containsKey(user) ? Verdict.pass()
+        return user.equals(me) ? Verdict.pass()
                 : Verdict.fail("the reservation belongs to " + user + ", not the user looked up");
+    }
+
+    static Verdict ownUser(ToolCall call, Facts facts) {
+        return CallArgs.forTheUser(call, theUser(facts), "no user was looked up", "the user looked up");
     }
 
     static Verdict cancelAllowed(ToolCall call, Facts facts) {
@@ -225,19 +248,13 @@ public final class AirlineGuards implements GuardDomain {
         if (ids.isEmpty()) {
             return Verdict.unknown("the call names no payment method");
         }
-        if (facts.users().isEmpty()) {
+        String me = theUser(facts);
+        if (me == null) {
             return Verdict.unknown("no user was looked up");
         }
+        JsonNode methods = facts.users().get(me).get("payment_methods");
         for (String id : ids) {
-            boolean known = false;
-            for (JsonNode user : facts.users().values()) {
-                JsonNode methods = user.get("payment_methods");
-                if (methods != null && methods.isObject() && methods.has(id)) {
-                    known = true;
-                    break;
-                }
-            }
-            if (!known) {
+            if (methods == null || !methods.isObject() || !methods.has(id)) {
                 return Verdict.fail("payment method " + id + " is not the user's");
             }
         }

@@ -38,6 +38,22 @@ final class CallArgs {
         return out;
     }
 
+    /**
+     * Whether the call's {@code user_id} is the session's user {@code me}: unknown when the
+     * call names no user or the session has none ({@code noUser} says why), else a pass or the
+     * failure "the call is for X, not {@code whose}".
+     */
+    static Verdict forTheUser(ToolCall call, String me, String noUser, String whose) {
+        String user = text(call, "user_id");
+        if (user == null) {
+            return Verdict.unknown("the call names no user");
+        }
+        if (me == null) {
+            return Verdict.unknown(noUser);
+        }
+        return user.equals(me) ? Verdict.pass() : Verdict.fail("the call is for " + user + ", not " + whose);
+    }
+
     /** {@code node.field} as text when it is a string, else null. */
     static String field(JsonNode node, String field) {
         return Facts.text(node, field);

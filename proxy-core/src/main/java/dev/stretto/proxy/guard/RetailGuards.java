@@ -9,12 +9,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.trace.episode.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The guards of τ²-bench's retail domain: its policy's rules that a proxy can check from the
  * call and what the session has shown. Every rule is enforced except {@code retail.confirmed},
  * whose word list is only logged.
+ *
+ * <p>One user per conversation: the policy says to "deny any requests for tasks related to any
+ * other user". The user is the first one the session authenticated (by email, or by name and
+ * zip code); every write is checked for whose user, order and payment method it touches, and
+ * one of another user's fails, even of a user authenticated later.
  */
 public final class RetailGuards implements GuardDomain {
 
@@ -38,6 +44,7 @@ public final class RetailGuards implements GuardDomain {
     private static final List<Rule> RULES = List.of(
             Rule.enforced("retail.authenticated", WRITES, RetailGuards::authenticated),
             Rule.enforced("retail.own_order", ORDER_WRITES, RetailGuards::ownOrder),
+            Rule.enforced("retail.own_user", Set.of(MODIFY_USER_ADDRESS), RetailGuards::ownUser),
             Rule.enforced("retail.status_checked", ORDER_WRITES, RetailGuards::statusChecked),
             Rule.enforced("retail.pending", Set.of(CANCEL, MODIFY_ADDRESS, MODIFY_ITEMS, MODIFY_PAYMENT),
                     RetailGuards::pending),
@@ -81,20 +88,30 @@ public final class RetailGuards implements GuardDomain {
         return Verdict.unknown(text(call, "order_id") == null ? NO_ORDER : NOT_LOOKED_UP);
     }
 
+    /** The user the conversation is about: the first one authenticated, or null. */
+    private static String theUser(Facts facts) {
+        return facts.authenticatedUsers().stream().findFirst().orElse(null);
+    }
+
     static Verdict ownOrder(ToolCall call, Facts facts) {
         JsonNode order = order(call, facts);
         if (order == null) {
             return orderUnknown(call);
         }
-        if (facts.authenticatedUsers().isEmpty()) {
+        String me = theUser(facts);
+        if (me == null) {
             return Verdict.unknown("nobody has been authenticated");
         }
         String user = field(order, "user_id");
         if (user == null) {
             return Verdict.unknown("the order's user is not known");
         }
-        return facts.authenticatedUsers().contains(user) ? Verdict.pass()
+        return user.equals(me) ? Verdict.pass()
                 : Verdict.fail("the order belongs to " + user + ", not the authenticated user");
+    }
+
+    static Verdict ownUser(ToolCall call, Facts facts) {
+        return CallArgs.forTheUser(call, theUser(facts), "nobody has been authenticated", "the authenticated user");
     }
 
     static Verdict statusChecked(ToolCall call, Facts facts) {
@@ -236,20 +253,23 @@ public final class RetailGuards implements GuardDomain {
         if (method == null) {
             return Verdict.unknown("the call names no payment method");
         }
-        boolean anyDetails = false;
-        for (String user : facts.authenticatedUsers()) {
-            JsonNode details = facts.users().get(user);
-            if (details == null) {
-                continue;
-            }
-            anyDetails = true;
-            JsonNode methods = details.get("payment_methods");
-            if (methods != null && methods.isObject() && methods.has(method)) {
-                return Verdict.pass();
+        String me = theUser(facts);
+        JsonNode mine = me == null ? null : facts.users().get(me);
+        if (mine != null) {
+            return hasMethod(mine, method) ? Verdict.pass() : Verdict.fail("payment method " + method + " is not the user's");
+        }
+        // Without the user's own details, a method known to be another user's still fails.
+        for (Map.Entry<String, JsonNode> other : facts.users().entrySet()) {
+            if (!other.getKey().equals(me) && hasMethod(other.getValue(), method)) {
+                return Verdict.fail("payment method " + method + " is " + other.getKey() + "'s, not the user's");
             }
         }
-        return anyDetails ? Verdict.fail("payment method " + method + " is not the user's")
-                : Verdict.unknown("the user's details were not looked up");
+        return Verdict.unknown("the user's details were not looked up");
+    }
+
+    private static boolean hasMethod(JsonNode userDetails, String method) {
+        JsonNode methods = userDetails.get("payment_methods");
+        return methods != null && methods.isObject() && methods.has(method);
     }
 
     static Verdict refundMethod(ToolCall call, Facts facts) {

@@ -18,7 +18,9 @@ import java.nio.file.Path;
  * from their bytes ({@link EntryWriter}); an entry made already comes to {@link #entry}.
  *
  * <p>A log exists only with its header: when the header cannot be written (a full disk, a
- * file size limit), the file is deleted again and {@link HeaderNotWritten} says why.
+ * file size limit), the file is deleted again and {@link HeaderNotWritten} says why. With
+ * {@code --record-sync} the header counts as written once it, the file and the directories
+ * that name it are forced to disk; {@link #sync()} then forces each group of entries.
  */
 public final class LogFileSink implements RecordingSink {
 
@@ -33,22 +35,33 @@ public final class LogFileSink implements RecordingSink {
     private final OutputStream file;
     private final EntryWriter out;
     private final SessionLogFile created;
+    private final boolean syncHeader;
 
     /** The sink of a log file just created, and still empty. */
     public LogFileSink(SessionLogFile created) {
-        this(created.path(), created.out(), created);
+        this(created, false);
+    }
+
+    /**
+     * The sink of a log file just created, and still empty; with {@code syncHeader}
+     * ({@code --record-sync}) {@link #open} forces the header, the file and its directories
+     * to disk.
+     */
+    public LogFileSink(SessionLogFile created, boolean syncHeader) {
+        this(created.path(), created.out(), created, syncHeader);
     }
 
     // Tests write to a stream of their own; path names it in messages.
     LogFileSink(Path path, OutputStream out) {
-        this(path, out, null);
+        this(path, out, null, false);
     }
 
-    private LogFileSink(Path path, OutputStream file, SessionLogFile created) {
+    private LogFileSink(Path path, OutputStream file, SessionLogFile created, boolean syncHeader) {
         this.path = path;
         this.file = file;
         this.out = new EntryWriter(file);
         this.created = created;
+        this.syncHeader = syncHeader;
     }
 
     /** The log file. */
@@ -57,14 +70,19 @@ public final class LogFileSink implements RecordingSink {
     }
 
     /**
-     * Writes the header line at once (unbuffered).
+     * Writes the header line at once (unbuffered), and forces it, the file and its directories
+     * to disk when the sink was made to.
      *
-     * @throws HeaderNotWritten when it cannot be written; the file has been deleted
+     * @throws HeaderNotWritten when it cannot be written (or forced); the file has been deleted
      */
     @Override
     public void open(LogHeader header) throws HeaderNotWritten {
         try {
             file.write((header.toJson() + "\n").getBytes(StandardCharsets.UTF_8));
+            if (syncHeader && created != null) {
+                created.sync();
+                created.syncDirectories();
+            }
         } catch (IOException | RuntimeException e) {
             discard();
             throw new HeaderNotWritten(e instanceof IOException io ? Retention.describe(io)
@@ -85,6 +103,15 @@ public final class LogFileSink implements RecordingSink {
     @Override
     public void flush() throws IOException {
         out.flush();
+    }
+
+    /** Writes out what is buffered and forces the file to disk: one {@code fsync} for the group. */
+    @Override
+    public void sync() throws IOException {
+        out.flush();
+        if (created != null) {
+            created.sync();
+        }
     }
 
     @Override

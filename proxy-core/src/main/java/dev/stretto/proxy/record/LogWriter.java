@@ -17,6 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -32,7 +33,17 @@ import dev.stretto.proxy.logging.Logger;
  * order of the queue is the order of the stamps and {@code t_ms} never decreases down the log.
  * One thread runs {@link #call()}: it alone classifies lines (message or raw), makes entries,
  * and calls the sinks and the listener. It flushes the sinks whenever the queue is empty, so a
- * crash loses at most what is still queued.
+ * crash of the process (SIGKILL) loses at most what is still queued and what the sinks buffer
+ * (the log file: up to {@link dev.stretto.trace.log.EntryWriter}'s 256 KiB).
+ *
+ * <p>Syncing ({@code --record-sync}): lines are forced to disk before they are forwarded. A
+ * recorder still only queues its line; the forwarder takes a {@link #mark()} and waits in
+ * {@link #awaitDurable} before the line leaves the process, so a thread that reads lines can go
+ * on recording the next ones meanwhile. Group commit: the writer writes every line it finds
+ * queued, then has each sink {@link RecordingSink#sync() sync} them in one go (the log file:
+ * one {@code fsync}), and only then lets the forwarders of those lines go on. A group is at most
+ * the queue's capacity. Once the writer has ended, or no sink and no listener is left, nobody
+ * waits for the disk any more.
  *
  * <p>Queue policy: bounded twice, by lines and by bytes (lines of many megabytes are normal,
  * so a bound on lines alone could hold gigabytes while a disk stalls). When either is
@@ -80,7 +91,19 @@ public final class LogWriter implements Recorder, Callable<Void> {
     private final Consumer<String> error;
     private final LogScrubber scrubber;
     private final String stallWarning;
+    private final boolean sync;
+    private final int groupLimit;
     private final ReentrantLock lock = new ReentrantLock();
+    // Syncing: the lines queued so far (written under lock, with the enqueue); the lines the
+    // sinks have synced (written by the writer thread; Long.MAX_VALUE once it has ended), and
+    // the lock and condition forwarders wait on for it to grow.
+    private volatile long recorded;
+    private volatile long durable;
+    private final ReentrantLock durableLock = new ReentrantLock();
+    private final Condition durableChanged = durableLock.newCondition();
+    // Writer thread only, when syncing: lines written to the sinks, and how many of them were synced.
+    private long written;
+    private long synced;
     // Writer thread only: the sinks still written to, and the listener (NO_LISTENER once it failed).
     private final List<RecordingSink> sinks;
     // The same sinks, to go through once per line without copying the list; renewed when one fails.
@@ -105,27 +128,43 @@ public final class LogWriter implements Recorder, Callable<Void> {
      */
     public LogWriter(List<RecordingSink> sinks, SessionListener listener, LongSupplier nanoTime, long startNanos,
                      List<String> secrets) {
+        this(sinks, listener, nanoTime, startNanos, secrets, false);
+    }
+
+    /**
+     * As {@link #LogWriter(List, SessionListener, LongSupplier, long, List)}; with {@code sync}
+     * ({@code --record-sync}), every line is synced by the sinks before {@link #awaitDurable}
+     * lets its forwarder go on (see the class comment).
+     */
+    public LogWriter(List<RecordingSink> sinks, SessionListener listener, LongSupplier nanoTime, long startNanos,
+                     List<String> secrets, boolean sync) {
         this(sinks, listener, nanoTime, startNanos, DEFAULT_CAPACITY, DEFAULT_BYTE_BUDGET, () -> {
-        }, WARN, ERROR, new LogScrubber(secrets));
+        }, WARN, ERROR, new LogScrubber(secrets), sync);
     }
 
     // Tests write one log to a stream, with a small capacity and a hook that runs on the writer
     // thread after each flush.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {
         this(List.of(new LogFileSink(path, out)), null, nanoTime, startNanos, capacity, DEFAULT_BYTE_BUDGET, afterFlush,
-                WARN, ERROR, LogScrubber.NONE);
+                WARN, ERROR, LogScrubber.NONE, false);
     }
 
     // Tests also pass a small byte budget, and see the warnings and errors the writer reports.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, int byteBudget,
               Runnable afterFlush, Consumer<String> warn, Consumer<String> error) {
         this(List.of(new LogFileSink(path, out)), null, nanoTime, startNanos, capacity, byteBudget, afterFlush, warn,
-                error, LogScrubber.NONE);
+                error, LogScrubber.NONE, false);
+    }
+
+    // Tests of syncing: sinks of their own, a small capacity, and the errors the writer reports.
+    LogWriter(List<RecordingSink> sinks, int capacity, boolean sync, Consumer<String> error) {
+        this(sinks, null, System::nanoTime, System.nanoTime(), capacity, DEFAULT_BYTE_BUDGET, () -> {
+        }, WARN, error, LogScrubber.NONE, sync);
     }
 
     private LogWriter(List<RecordingSink> sinks, SessionListener listener, LongSupplier nanoTime, long startNanos,
                       int capacity, int byteBudget, Runnable afterFlush, Consumer<String> warn, Consumer<String> error,
-                      LogScrubber scrubber) {
+                      LogScrubber scrubber, boolean sync) {
         this.sinks = new ArrayList<>(sinks);
         this.current = sinks.toArray(new RecordingSink[0]);
         this.listener = listener == null ? NO_LISTENER : listener;
@@ -138,6 +177,8 @@ public final class LogWriter implements Recorder, Callable<Void> {
         this.warn = warn;
         this.error = error;
         this.scrubber = scrubber;
+        this.sync = sync;
+        this.groupLimit = capacity;
         this.stallWarning = sinks.size() == 1 && listener == null && sinks.getFirst() instanceof LogFileSink file
                 ? file + " is falling behind (slow disk?); forwarding waits for it, nothing is dropped"
                 : "the session's recording is falling behind (a slow disk, sink or listener?); forwarding waits for"
@@ -175,6 +216,10 @@ public final class LogWriter implements Recorder, Callable<Void> {
             if (beforeWaiting == null || queue.remainingCapacity() > 0 && queuedBytes.availablePermits() >= cost) {
                 long stamp = tMs >= 0 ? tMs : Math.max(0, (nanoTime.getAsLong() - startNanos) / 1_000_000);
                 enqueue(new Item(stamp, from, line, cost));
+                if (sync) {
+                    // Only holders of the lock write it: the count is the queue's order.
+                    recorded = recorded + 1;
+                }
                 return true;
             }
         } finally {
@@ -182,6 +227,47 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }
         beforeWaiting.run();
         return stampAndEnqueue(from, line, tMs, null);
+    }
+
+    @Override
+    public boolean syncs() {
+        return sync;
+    }
+
+    @Override
+    public long mark() {
+        return sync ? recorded : 0;
+    }
+
+    @Override
+    public boolean isDurable(long mark) {
+        return !sync || durable >= mark;
+    }
+
+    @Override
+    public void awaitDurable(long mark) throws InterruptedException {
+        if (!sync || durable >= mark) {
+            return;
+        }
+        durableLock.lockInterruptibly();
+        try {
+            while (durable < mark) {
+                durableChanged.await();
+            }
+        } finally {
+            durableLock.unlock();
+        }
+    }
+
+    // Writer thread: the first n lines are synced (or, with Long.MAX_VALUE, nobody waits any more).
+    private void publishDurable(long n) {
+        durableLock.lock();
+        try {
+            durable = n;
+            durableChanged.signalAll();
+        } finally {
+            durableLock.unlock();
+        }
     }
 
     @Override
@@ -253,8 +339,16 @@ public final class LogWriter implements Recorder, Callable<Void> {
                 }
                 write(item);
                 queuedBytes.release(item.cost);
+                if (sync && ++written - synced >= groupLimit) {
+                    // A group ends when the queue is empty, or at the latest here: forwarders
+                    // that wait are never kept waiting by lines queued after theirs.
+                    flush();
+                }
             }
         } finally {
+            if (sync) {
+                publishDurable(Long.MAX_VALUE);
+            }
             // Normally after the end mark, with nothing behind it; after a failure, whoever
             // waits for room (a pump, or close() with its end mark) is let in, and no one waits again.
             writerGone = true;
@@ -343,16 +437,38 @@ public final class LogWriter implements Recorder, Callable<Void> {
     }
 
     private void flush() {
-        for (RecordingSink sink : current) {
-            try {
-                sink.flush();
-            } catch (Throwable e) {
-                fail(sink, e);
+        if (sync) {
+            syncGroup();
+        } else {
+            for (RecordingSink sink : current) {
+                try {
+                    sink.flush();
+                } catch (Throwable e) {
+                    fail(sink, e);
+                }
             }
         }
         if (!failed) {
             afterFlush.run();
         }
+    }
+
+    // Syncing: the lines written since the last group are synced by every sink, then their
+    // forwarders may go on. A sink that fails here is reported and dropped as in write(); the
+    // others' lines still count as synced.
+    private void syncGroup() {
+        if (written == synced) {
+            return;
+        }
+        for (RecordingSink sink : current) {
+            try {
+                sink.sync();
+            } catch (Throwable e) {
+                fail(sink, e);
+            }
+        }
+        synced = written;
+        publishDurable(written);
     }
 
     // Reported once per sink: it gets nothing more, and is closed quietly.

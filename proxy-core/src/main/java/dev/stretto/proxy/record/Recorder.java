@@ -54,6 +54,39 @@ public interface Recorder {
         return record(from, line);
     }
 
+    /**
+     * Whether the recorder forces lines to disk before they may be forwarded ({@code
+     * --record-sync}): only then does {@link #awaitDurable} ever wait. By default false.
+     */
+    default boolean syncs() {
+        return false;
+    }
+
+    /**
+     * A mark of the log so far: it covers every line recorded (by any thread) before the call.
+     * A forwarder takes it after recording a line and hands it to {@link #awaitDurable} before
+     * the line leaves the process. By default 0, which covers nothing and waits for nothing.
+     */
+    default long mark() {
+        return 0;
+    }
+
+    /**
+     * Whether every line that {@code mark} covers is on disk already, so that {@link
+     * #awaitDurable} would return at once: always, when the recorder does not {@link #syncs()}.
+     */
+    default boolean isDurable(long mark) {
+        return true;
+    }
+
+    /**
+     * When the recorder {@link #syncs()}: waits until every line that {@code mark} covers is
+     * written to the log and forced to disk, or until the log can take no more (it failed, and
+     * said so, or it has ended). Otherwise returns at once.
+     */
+    default void awaitDurable(long mark) throws InterruptedException {
+    }
+
     /** No more lines: what is queued is written out, then the log is closed. Idempotent. */
     void close();
 }

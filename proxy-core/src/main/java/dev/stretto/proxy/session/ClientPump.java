@@ -3,6 +3,10 @@ package dev.stretto.proxy.session;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import dev.stretto.proxy.logging.Logger;
 
@@ -18,6 +22,11 @@ import dev.stretto.proxy.logging.Logger;
  *
  * <p>{@link Upstream#send} is thus called by the reader thread, and {@link Upstream#endOfInput}
  * by this fork once the reader has sent its last line: one at a time, in order.
+ *
+ * <p>With {@code --record-sync} a line may reach the server only once the log has it on disk.
+ * The reader records the lines of a burst (up to {@link #BATCH}) as it reads them and holds
+ * them; at the burst's end it waits until the log has forced them (together: one force) and
+ * then sends them, so the host's reader waits for the disk once per burst, not once per line.
  */
 final class ClientPump implements Callable<Void> {
 
@@ -62,12 +71,30 @@ final class ClientPump implements Callable<Void> {
         // Lines sent since the upstream was last flushed.
         private int unflushed;
         private final Runnable flush = this::flush;
+        // Syncing: the lines recorded but not yet sent, and the log's mark after the last of them.
+        private final List<Line> held = gate.syncs() ? new ArrayList<>(BATCH) : null;
+        private long heldMark;
 
         @Override
         public boolean line(Line line, boolean more) throws Exception {
-            if (!gate.record(Source.CLIENT, line, flush)) {
+            boolean recorded;
+            try {
+                recorded = gate.record(Source.CLIENT, line, flush);
+            } catch (UncheckedIOException e) {
+                // Sending the held lines before the wait for room failed: the server's input is gone.
+                throw e.getCause();
+            }
+            if (!recorded) {
                 flush();
                 return false;
+            }
+            if (held != null) {
+                held.add(line);
+                heldMark = gate.mark();
+                if (!more || held.size() >= BATCH) {
+                    sendHeld();
+                }
+                return true;
             }
             boolean hold = more && ++unflushed < BATCH;
             to.send(line, hold);
@@ -77,8 +104,32 @@ final class ClientPump implements Callable<Void> {
             return true;
         }
 
+        // Syncing: once the log has the held lines on disk, they go to the server, flushed after the last.
+        private void sendHeld() throws IOException, InterruptedException {
+            if (held.isEmpty()) {
+                return;
+            }
+            gate.awaitDurable(heldMark);
+            for (int i = 0; i < held.size(); i++) {
+                to.send(held.get(i), i < held.size() - 1);
+            }
+            held.clear();
+            unflushed = 0;
+        }
+
         // Before waiting for the log: nothing the server should have may wait in a buffer.
         private void flush() {
+            if (held != null) {
+                try {
+                    sendHeld();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    // The session is stopping: what is held is not sent.
+                    held.clear();
+                    Thread.currentThread().interrupt();
+                }
+            }
             to.flush();
             unflushed = 0;
         }

@@ -12,8 +12,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * recorded first (record before forward), and once the session stops nothing passes any
  * more, so that a line forwarded is a line in the log, however the session ends. The threads
  * that read the host's and the server's lines pass it in passive mode; in active mode the actor records every
- * line through it before it queues the line for a side. It counts the lines it lets through,
- * by who wrote them. Thread-safe.
+ * line through it before it queues the line for a side. With {@code --record-sync} "recorded"
+ * means on disk: whoever writes a line out (the host's reader for the server's input, the
+ * host's output, the active-mode server writer) takes a {@link #mark()} when it gets the line
+ * and waits in {@link #awaitDurable} before the line leaves the process. It counts the lines it
+ * lets through, by who wrote them. Thread-safe.
  */
 final class ForwardGate implements Recorder {
     private static final long NONE = Long.MIN_VALUE;
@@ -48,6 +51,44 @@ final class ForwardGate implements Recorder {
     @Override
     public boolean record(Source from, Line line, long tMs) throws InterruptedException {
         return !closed && counted(from, recorder.record(from, line, tMs));
+    }
+
+    /** Whether lines wait for the disk before they are forwarded ({@code --record-sync}). */
+    @Override
+    public boolean syncs() {
+        return recorder.syncs();
+    }
+
+    @Override
+    public long mark() {
+        return recorder.mark();
+    }
+
+    @Override
+    public boolean isDurable(long mark) {
+        return recorder.isDurable(mark);
+    }
+
+    /** Waits until the lines {@code mark} covers are on disk, when the recorder syncs; see {@link Recorder}. */
+    @Override
+    public void awaitDurable(long mark) throws InterruptedException {
+        recorder.awaitDurable(mark);
+    }
+
+    /** As {@link #awaitDurable}, but an interrupt does not end the wait (it is kept for the caller). */
+    void awaitDurableUninterruptibly(long mark) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                recorder.awaitDurable(mark);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private boolean counted(Source from, boolean recorded) {

@@ -36,6 +36,11 @@ import dev.stretto.proxy.logging.Logger;
  * queues for one event (see {@code Mailbox}). After {@link #close()} lines are dropped. When
  * the host has closed its end (the write fails), that is said once and later lines are
  * dropped; the session still ends in the usual way.
+ *
+ * <p>With {@code --record-sync} each line is queued with the log's {@link ForwardGate#mark()}
+ * (taken after the line was recorded), and the writer writes it out only once the log has it on
+ * disk ({@link ForwardGate#awaitDurable}), flushing what it wrote before it waits; lines queued
+ * meanwhile wait in the queue, so the log forces them together.
  */
 final class HostOutput implements ActiveSession.HostWriter {
     static final int CAPACITY = 64;
@@ -43,12 +48,18 @@ final class HostOutput implements ActiveSession.HostWriter {
 
 
     private final OutputStream out;
+    private final ForwardGate log;
     private final ReentrantLock lock = new ReentrantLock();
     // Signalled on every change below, for writers, the writer thread and awaitDelivered alike.
     private final Condition changed = lock.newCondition();
     private final CountDownLatch ended = new CountDownLatch(1);
     // Guarded by lock.
     private final ArrayDeque<Line> queue = new ArrayDeque<>();
+    // Guarded by lock: the log's mark of each queued line, in the queue's order; null unless
+    // the log syncs.
+    private final ArrayDeque<Long> marks;
+    // Writer thread only: the mark of the line take() returned last.
+    private long takenMark;
     // Guarded by lock: bytes of the lines in the queue.
     private long queuedBytes;
     // Guarded by lock: the writer holds a line it has not yet written and flushed.
@@ -72,13 +83,18 @@ final class HostOutput implements ActiveSession.HostWriter {
     private volatile Runnable onRoom = () -> {
     };
 
-    private HostOutput(OutputStream out) {
+    private HostOutput(OutputStream out, ForwardGate log) {
         this.out = new BufferedOutputStream(out, 64 * 1024);
+        this.log = log;
+        this.marks = log.syncs() ? new ArrayDeque<>() : null;
     }
 
-    /** Starts the writer thread, named {@code threadName}, for {@code out}. */
-    static HostOutput start(OutputStream out, String threadName) {
-        HostOutput output = new HostOutput(out);
+    /**
+     * Starts the writer thread, named {@code threadName}, for {@code out}; the lines it gets have
+     * passed {@code log}, which says whether they must wait for the disk.
+     */
+    static HostOutput start(OutputStream out, String threadName, ForwardGate log) {
+        HostOutput output = new HostOutput(out, log);
         Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(output::writeAll));
         return output;
     }
@@ -123,6 +139,9 @@ final class HostOutput implements ActiveSession.HostWriter {
     // Holding lock.
     private void add(Line line) {
         queue.add(line);
+        if (marks != null) {
+            marks.add(log.mark());
+        }
         queuedBytes += line.length();
         updateRoom();
         changed.signalAll();
@@ -200,13 +219,21 @@ final class HostOutput implements ActiveSession.HostWriter {
         lock.lock();
         try {
             closed = true;
-            queue.clear();
-            queuedBytes = 0;
+            clearQueue();
             updateRoom();
             changed.signalAll();
         } finally {
             lock.unlock();
         }
+    }
+
+    // Holding lock.
+    private void clearQueue() {
+        queue.clear();
+        if (marks != null) {
+            marks.clear();
+        }
+        queuedBytes = 0;
     }
 
     /** Waits up to {@code timeout} for the writer to end after {@link #close()}; true when it has. */
@@ -219,6 +246,11 @@ final class HostOutput implements ActiveSession.HostWriter {
         try {
             Line next;
             while ((next = take()) != null) {
+                if (marks != null && !log.isDurable(takenMark)) {
+                    // What the host may have already goes out before the wait for the disk.
+                    flush();
+                    log.awaitDurableUninterruptibly(takenMark);
+                }
                 boolean flushed = writeOut(next);
                 lock.lock();
                 try {
@@ -246,6 +278,9 @@ final class HostOutput implements ActiveSession.HostWriter {
             }
             next = queue.poll();
             if (next != null) {
+                if (marks != null) {
+                    takenMark = marks.poll();
+                }
                 queuedBytes -= next.length();
                 if (!busy) {
                     // After a quiet spell the host's time starts now, not at its last line.
@@ -305,8 +340,7 @@ final class HostOutput implements ActiveSession.HostWriter {
                 return;
             }
             broken = true;
-            queue.clear();
-            queuedBytes = 0;
+            clearQueue();
             updateRoom();
             changed.signalAll();
         } finally {

@@ -163,7 +163,7 @@ public final class Session {
      * records stays.
      */
     public Outcome run(Runnable started) throws IOException, InterruptedException {
-        HostOutput out = HostOutput.start(hostOutStream, name + "-stdout");
+        HostOutput out = HostOutput.start(hostOutStream, name + "-stdout", gate);
         serverLines = new ServerLines(gate, out);
         boolean stopped = false;
         try {

@@ -2,7 +2,11 @@ package dev.stretto.proxy.guard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Each airline rule on sessions built for its case, judged against the policy's clock (2024-05-15 15:00). */
 class AirlineGuardsTest {
@@ -172,5 +176,66 @@ class AirlineGuardsTest {
         assertEquals(false, j.refused());
         s.customer("ok, do it");
         assertEquals(Verdict.pass(), s.verdict("airline.confirmed", CANCEL, CANCEL_ARGS));
+    }
+
+    private static final String SAM = "{\"membership\":\"gold\",\"payment_methods\":{\"credit_card_2\":{\"source\":"
+            + "\"credit_card\"}},\"user_id\":\"sam_2\"}";
+    private static final String SAMS = OLD_ECONOMY.replace("4WQ150", "SAM222").replace("mia_1", "sam_2");
+
+    /** mia_1 looked up with her reservation 4WQ150, then sam_2 with his SAM222. */
+    private static SessionSoFar miaThenSam() {
+        return withUserAnd("regular", OLD_ECONOMY)
+                .ok("get_user_details", "{\"user_id\":\"sam_2\"}", SAM)
+                .ok("get_reservation_details", "{\"reservation_id\":\"SAM222\"}", SAMS);
+    }
+
+    /** Each airline change touching another user's account, reservation or payment method, by the rule that refuses it. */
+    @ParameterizedTest(name = "{0} refused by {2}")
+    @CsvSource(delimiter = '|', value = {
+        "book_reservation|{'user_id':'sam_2','origin':'DFW','destination':'LAX','flight_type':'one_way','cabin':'economy',"
+                + "'flights':[{'flight_number':'HAT170','date':'2024-05-22'}],'passengers':[{'first_name':'Sam'}],"
+                + "'payment_methods':[{'payment_id':'credit_card_1','amount':100}],'total_baggages':0,'nonfree_baggages':0,"
+                + "'insurance':'no'}|airline.own_user|the call is for sam_2, not the user looked up",
+        "book_reservation|{'user_id':'mia_1','origin':'DFW','destination':'LAX','flight_type':'one_way','cabin':'economy',"
+                + "'flights':[{'flight_number':'HAT170','date':'2024-05-22'}],'passengers':[{'first_name':'Mia'}],"
+                + "'payment_methods':[{'payment_id':'credit_card_2','amount':100}],'total_baggages':0,'nonfree_baggages':0,"
+                + "'insurance':'no'}|airline.own_payment|payment method credit_card_2 is not the user's",
+        "cancel_reservation|{'reservation_id':'SAM222'}|airline.own_reservation"
+                + "|the reservation belongs to sam_2, not the user looked up",
+        "update_reservation_baggages|{'reservation_id':'SAM222','total_baggages':3,'nonfree_baggages':1,'payment_id':"
+                + "'credit_card_1'}|airline.own_reservation|the reservation belongs to sam_2, not the user looked up",
+        "update_reservation_baggages|{'reservation_id':'4WQ150','total_baggages':3,'nonfree_baggages':1,'payment_id':"
+                + "'credit_card_2'}|airline.own_payment|payment method credit_card_2 is not the user's",
+        "update_reservation_flights|{'reservation_id':'SAM222','cabin':'economy','flights':[{'flight_number':'HAT170',"
+                + "'date':'2024-05-22'}],'payment_id':'credit_card_1'}|airline.own_reservation"
+                + "|the reservation belongs to sam_2, not the user looked up",
+        "update_reservation_flights|{'reservation_id':'4WQ150','cabin':'economy','flights':[{'flight_number':'HAT170',"
+                + "'date':'2024-05-22'}],'payment_id':'credit_card_2'}|airline.own_payment"
+                + "|payment method credit_card_2 is not the user's",
+        "update_reservation_passengers|{'reservation_id':'SAM222','passengers':[{'first_name':'Mia'},{'first_name':'Raj'}]}"
+                + "|airline.own_reservation|the reservation belongs to sam_2, not the user looked up",
+        "send_certificate|{'user_id':'sam_2','amount':100}|airline.own_user|the call is for sam_2, not the user looked up",
+    })
+    void everyChangeOnAnotherUsersThingsIsRefusedEvenWithThatUserLookedUpToo(String tool, String args, String rule,
+                                                                            String reason) {
+        String json = args.replace('\'', '"');
+        Judgement j = miaThenSam().judge(tool, json);
+        assertTrue(j.refused(), tool + " " + json + ": " + j.verdicts());
+        assertFail(reason, miaThenSam().verdict(rule, tool, json));
+        String own = json.replace("SAM222", "4WQ150").replace("sam_2", "mia_1").replace("credit_card_2", "credit_card_1");
+        assertEquals(Verdict.pass(), miaThenSam().verdict(rule, tool, own), own);
+    }
+
+    @Test
+    void everyChangeWantsAUserLookedUpFirst() {
+        for (String tool : java.util.List.of("book_reservation", "cancel_reservation", "update_reservation_baggages",
+                "update_reservation_flights", "update_reservation_passengers", "send_certificate")) {
+            assertFail("no user has been looked up with get_user_details",
+                    session().ok("get_reservation_details", CANCEL_ARGS, OLD_ECONOMY).verdict("airline.user_looked_up", tool,
+                            CANCEL_ARGS));
+            assertEquals(Verdict.pass(), withUserAnd("regular", OLD_ECONOMY).verdict("airline.user_looked_up", tool, CANCEL_ARGS));
+        }
+        assertTrue(session().ok("get_reservation_details", CANCEL_ARGS, OLD_ECONOMY).judge(CANCEL, CANCEL_ARGS).refused(),
+                "a cancellation with nobody looked up is refused");
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Each retail rule on sessions built for its case: pass, the exact failure, and unknown. */
 class RetailGuardsTest {
@@ -221,5 +223,84 @@ class RetailGuardsTest {
         assertFalse(g.checks("get_order_details"));
         assertTrue(g.checks(CANCEL));
         assertTrue(g.check(SessionSoFar.call("get_order_details", "{}"), new Facts()).verdicts().isEmpty());
+    }
+
+    private static final String USER_2 = "{\"email\":\"c2@example.com\",\"orders\":[\"#W2a\"],"
+            + "\"payment_methods\":{\"credit_card_2\":{\"source\":\"credit_card\"},\"gift_card_2\":{\"source\":"
+            + "\"gift_card\"}},\"user_id\":\"user_2\"}";
+    private static final String ORDER_2A = "{\"items\":[{\"item_id\":\"1\",\"product_id\":\"p1\"}],\"order_id\":\"#W2a\","
+            + "\"payment_history\":[{\"payment_method_id\":\"credit_card_2\"}],\"status\":\"%s\",\"user_id\":\"user_2\"}";
+
+    /**
+     * Authenticated as user_1 with order #W1a looked up, then user_2 authenticated too (the
+     * customer gave another's email), with user_2's details and order #W2a looked up.
+     */
+    private static SessionSoFar user1ThenUser2(String status) {
+        return authenticatedWithOrder(status)
+                .ok("find_user_id_by_email", "{\"email\":\"c2@example.com\"}", "user_2")
+                .ok("get_user_details", "{\"user_id\":\"user_2\"}", USER_2)
+                .ok("get_order_details", "{\"order_id\":\"#W2a\"}", String.format(ORDER_2A, status))
+                .ok("get_product_details", "{\"product_id\":\"p1\"}", PRODUCT_P1);
+    }
+
+    /** Each retail write touching another user's order, account or payment method, by the rule that refuses it. */
+    @ParameterizedTest(name = "{0} refused by {2}")
+    @CsvSource(delimiter = '|', value = {
+        "cancel_pending_order|{'order_id':'#W2a','reason':'ordered by mistake'}|retail.own_order|pending"
+                + "|the order belongs to user_2, not the authenticated user",
+        "modify_pending_order_address|{'order_id':'#W2a','address1':'1 Main St','address2':'','city':'X','state':'Y',"
+                + "'country':'USA','zip':'1'}|retail.own_order|pending|the order belongs to user_2, not the authenticated user",
+        "modify_pending_order_items|{'order_id':'#W2a','item_ids':['1'],'new_item_ids':['3'],'payment_method_id':"
+                + "'credit_card_1'}|retail.own_order|pending|the order belongs to user_2, not the authenticated user",
+        "modify_pending_order_items|{'order_id':'#W1a','item_ids':['1'],'new_item_ids':['3'],'payment_method_id':"
+                + "'credit_card_2'}|retail.own_payment|pending|payment method credit_card_2 is not the user's",
+        "modify_pending_order_payment|{'order_id':'#W2a','payment_method_id':'credit_card_1'}|retail.own_order|pending"
+                + "|the order belongs to user_2, not the authenticated user",
+        "modify_pending_order_payment|{'order_id':'#W1a','payment_method_id':'gift_card_2'}|retail.own_payment|pending"
+                + "|payment method gift_card_2 is not the user's",
+        "modify_user_address|{'user_id':'user_2','address1':'1 Main St','address2':'','city':'X','state':'Y',"
+                + "'country':'USA','zip':'1'}|retail.own_user|pending|the call is for user_2, not the authenticated user",
+        "return_delivered_order_items|{'order_id':'#W2a','item_ids':['1'],'payment_method_id':'gift_card_1'}"
+                + "|retail.own_order|delivered|the order belongs to user_2, not the authenticated user",
+        "return_delivered_order_items|{'order_id':'#W1a','item_ids':['1'],'payment_method_id':'gift_card_2'}"
+                + "|retail.own_payment|delivered|payment method gift_card_2 is not the user's",
+        "exchange_delivered_order_items|{'order_id':'#W2a','item_ids':['1'],'new_item_ids':['3'],'payment_method_id':"
+                + "'credit_card_1'}|retail.own_order|delivered|the order belongs to user_2, not the authenticated user",
+        "exchange_delivered_order_items|{'order_id':'#W1a','item_ids':['1'],'new_item_ids':['3'],'payment_method_id':"
+                + "'gift_card_2'}|retail.own_payment|delivered|payment method gift_card_2 is not the user's",
+    })
+    void everyWriteOnAnotherUsersThingsIsRefusedEvenWithThatUserAuthenticatedToo(String tool, String args, String rule,
+                                                                                 String status, String reason) {
+        String json = args.replace('\'', '"');
+        Judgement j = user1ThenUser2(status).judge(tool, json);
+        assertTrue(j.refused(), tool + " " + json + ": " + j.verdicts());
+        assertFail(reason, user1ThenUser2(status).verdict(rule, tool, json));
+        // The same write on user_1's own things is not refused by that rule.
+        String own = json.replace("#W2a", "#W1a").replace("user_2", "user_1").replace("credit_card_2", "credit_card_1")
+                .replace("gift_card_2", "gift_card_1");
+        assertEquals(Verdict.pass(), user1ThenUser2(status).verdict(rule, tool, own), own);
+    }
+
+    @Test
+    void ownUserWantsTheAuthenticatedUsersAccount() {
+        String address = "modify_user_address";
+        SessionSoFar byNameAndZip = session().ok("find_user_id_by_name_zip",
+                "{\"first_name\":\"A\",\"last_name\":\"B\",\"zip\":\"1\"}", "user_1");
+        assertEquals(Verdict.pass(), byNameAndZip.verdict("retail.own_user", address, "{\"user_id\":\"user_1\"}"));
+        assertFail("the call is for user_9, not the authenticated user",
+                byNameAndZip.verdict("retail.own_user", address, "{\"user_id\":\"user_9\"}"));
+        assertTrue(byNameAndZip.judge(address, "{\"user_id\":\"user_9\"}").refused());
+        assertUnknown("nobody has been authenticated", session().verdict("retail.own_user", address, "{\"user_id\":\"user_9\"}"));
+        assertUnknown("the call names no user", byNameAndZip.verdict("retail.own_user", address, "{}"));
+    }
+
+    @Test
+    void ownPaymentFailsForAnotherUsersMethodEvenWithoutTheUsersOwnDetails() {
+        SessionSoFar s = session().ok("find_user_id_by_email", "{}", "user_1")
+                .ok("get_user_details", "{\"user_id\":\"user_2\"}", USER_2);
+        assertFail("payment method credit_card_2 is user_2's, not the user's", s.verdict("retail.own_payment",
+                "modify_pending_order_payment", "{\"order_id\":\"#W1a\",\"payment_method_id\":\"credit_card_2\"}"));
+        assertUnknown("the user's details were not looked up", s.verdict("retail.own_payment",
+                "modify_pending_order_payment", "{\"order_id\":\"#W1a\",\"payment_method_id\":\"credit_card_1\"}"));
     }
 }

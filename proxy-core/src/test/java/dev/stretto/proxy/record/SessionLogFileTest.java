@@ -45,6 +45,32 @@ class SessionLogFileTest {
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
     }
 
+    /** --record-sync forces the file's directory, and the parent of each directory made for it. */
+    @Test
+    void itKnowsTheDirectoriesWhoseEntriesNameTheFile(@TempDir Path tmp) throws Exception {
+        SessionLogFile deep = SessionLogFile.create(tmp.resolve("a/b"), "x");
+        assertEquals(List.of(tmp.resolve("a/b"), tmp.resolve("a"), tmp), deep.directories());
+        deep.syncDirectories();
+        deep.out().close();
+        SessionLogFile again = SessionLogFile.create(tmp.resolve("a/b"), "y");
+        assertEquals(List.of(tmp.resolve("a/b")), again.directories());
+        again.out().close();
+    }
+
+    @Test
+    void aSyncingSinkWritesTheHeaderAndEachGroupOut(@TempDir Path tmp) throws Exception {
+        SessionLogFile f = SessionLogFile.create(tmp, "x");
+        LogFileSink sink = new LogFileSink(f, true);
+        sink.open(header("x"));
+        assertTrue(Files.readString(f.path()).startsWith("{\"stretto_mcp_log\":2,"), "the header is written at once");
+        sink.line(3, dev.stretto.trace.log.Source.CLIENT, new dev.stretto.proxy.io.Line(
+                "{\"a\":1}".getBytes(StandardCharsets.UTF_8), true));
+        sink.sync();
+        assertTrue(Files.readString(f.path()).endsWith("\n{\"t_ms\":3,\"from\":\"client\",\"message\":{\"a\":1}}\n"),
+                "a synced entry is in the file, not in the writer's buffer");
+        sink.close();
+    }
+
     @Test
     void aDirectoryThatExistsKeepsItsMode(@TempDir Path tmp) throws Exception {
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-x---"));
