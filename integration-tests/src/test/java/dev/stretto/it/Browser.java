@@ -84,6 +84,19 @@ final class Browser implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The text content of the elements {@code css} selects, in page order, each with its white
+     * space collapsed: what they hold whether or not they are shown, and however a narrow box
+     * wraps it.
+     */
+    List<String> contents(String css) {
+        List<String> out = new ArrayList<>();
+        for (WebElement e : all(css)) {
+            out.add(e.getDomProperty("textContent").strip().replaceAll("\\s+", " "));
+        }
+        return out;
+    }
+
     /** Waits until {@code condition} holds, failing with {@code what} after {@link #WAIT}. */
     <T> T until(String what, Function<WebDriver, T> condition) {
         // A live page replaces its body as the log grows: an element read a moment ago may be gone.
@@ -120,6 +133,13 @@ final class Browser implements AutoCloseable {
             out.add(e.getLevel() + " " + e.getMessage());
         }
         return out;
+    }
+
+    /** The errors and policy violations in the console's messages since the last call. */
+    List<String> errors() {
+        return consoleMessages().stream()
+                .filter(m -> m.startsWith("SEVERE") || m.contains("Content Security Policy") || m.contains("Refused to"))
+                .toList();
     }
 
     @Override

@@ -45,9 +45,8 @@ class ConsoleBrowserIT {
     Path tmp;
     Path home;
     Path live;
-    Proc console;
+    ConsoleProc console;
     Browser browser;
-    String url;
     String base;
 
     @BeforeAll
@@ -66,39 +65,22 @@ class ConsoleBrowserIT {
             assertEquals(0, t.waitFor(), "bin/try; stderr:\n" + t.stderr());
         }
         live = Files.createDirectories(dir.resolve("live"));
-        console = Proc.start(List.of(Repo.bin("stretto"), "console", "--no-open", "--port", "0", home.toString(),
-                tryDir.toString(), live.toString()));
-        console.awaitStderr("; Ctrl-C stops it");
-        Matcher m = Pattern.compile("stretto: console at (http://127\\.0\\.0\\.1:\\d+/\\?token=[A-Za-z0-9_-]+); Ctrl-C stops it\n")
-                .matcher(console.stderr());
-        assertTrue(m.find(), "one line with the address: " + console.stderr());
-        assertEquals(1, console.stderr().lines().count(), "one line only: " + console.stderr());
-        url = m.group(1);
-        base = url.substring(0, url.indexOf("/?"));
-        browser = new Browser(root.resolve("integration-tests/target/console-screenshots"));
-        browser.open(url);
-        browser.until("the sessions page", d -> d.getTitle().startsWith("Sessions"));
+        console = ConsoleProc.start(List.of(home, tryDir, live),
+                root.resolve("integration-tests/target/console-screenshots"));
+        base = console.base();
+        browser = console.browser();
     }
 
     @AfterAll
     void stop() throws Exception {
-        try {
-            if (browser != null) {
-                browser.close();
-            }
-        } finally {
-            if (console != null) {
-                console.close();
-            }
+        if (console != null) {
+            console.close();
         }
     }
 
     @AfterEach
     void noErrorsInTheBrowser() {
-        List<String> bad = browser.consoleMessages().stream()
-                .filter(m -> m.startsWith("SEVERE") || m.contains("Content Security Policy") || m.contains("Refused to"))
-                .toList();
-        assertEquals(List.of(), bad, "the browser's console");
+        assertEquals(List.of(), browser.errors(), "the browser's console");
     }
 
     @Test
