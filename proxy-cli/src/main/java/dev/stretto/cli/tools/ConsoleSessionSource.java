@@ -6,7 +6,7 @@ import dev.stretto.cli.console.source.JudgeVerdict;
 import dev.stretto.cli.console.source.Judgments;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.judge.ConfirmLogFile;
-import dev.stretto.proxy.record.CommandRedactor;
+import dev.stretto.proxy.redact.CommandRedactor;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.IOException;
