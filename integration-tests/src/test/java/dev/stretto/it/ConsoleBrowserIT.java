@@ -14,11 +14,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -33,8 +30,7 @@ import org.openqa.selenium.support.ui.Select;
  * page is saved as a screenshot under {@code target/console-screenshots/}, and no page may log
  * an error or a policy violation in the browser's console.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ConsoleBrowserIT {
+class ConsoleBrowserIT extends ConsoleInBrowser {
 
     static final String SERVED = "20260928T020401.117Z-14662";
     static final String RETAIL = "20260928T020401.312Z-14780";
@@ -45,8 +41,6 @@ class ConsoleBrowserIT {
     Path tmp;
     Path home;
     Path live;
-    ConsoleProc console;
-    Browser browser;
     String base;
 
     @BeforeAll
@@ -65,22 +59,8 @@ class ConsoleBrowserIT {
             assertEquals(0, t.waitFor(), "bin/try; stderr:\n" + t.stderr());
         }
         live = Files.createDirectories(dir.resolve("live"));
-        console = ConsoleProc.start(List.of(home, tryDir, live),
-                root.resolve("integration-tests/target/console-screenshots"));
+        open(List.of(home, tryDir, live), "");
         base = console.base();
-        browser = console.browser();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        if (console != null) {
-            console.close();
-        }
-    }
-
-    @AfterEach
-    void noErrorsInTheBrowser() {
-        assertEquals(List.of(), browser.errors(), "the browser's console");
     }
 
     @Test

@@ -18,11 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -37,8 +34,7 @@ import org.openqa.selenium.WebElement;
  * conversation, the timings), the examples show what their docs say, every flow file is on the
  * flows page, every directory on the guards page.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ConsoleEveryPageIT {
+class ConsoleEveryPageIT extends ConsoleInBrowser {
 
     /** How the proxy names a session log. */
     static final String SESSION_LOG = "\\d{8}T\\d{6}\\.\\d{3}Z-\\d+\\.jsonl";
@@ -48,8 +44,6 @@ class ConsoleEveryPageIT {
     List<Path> roots;
     /** Every session log on disk, by the path of its page. */
     final Map<String, Path> pages = new LinkedHashMap<>();
-    ConsoleProc console;
-    Browser browser;
 
     @BeforeAll
     void start(@TempDir Path dir) throws Exception {
@@ -68,21 +62,7 @@ class ConsoleEveryPageIT {
             }
         }
         assertEquals(14, pages.size(), "the reference's ten logs, the try-it session and the three examples: " + pages);
-        console = ConsoleProc.start(roots,
-                Repo.root().resolve("integration-tests/target/console-screenshots/every-page"));
-        browser = console.browser();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        if (console != null) {
-            console.close();
-        }
-    }
-
-    @AfterEach
-    void noErrorsInTheBrowser() {
-        assertEquals(List.of(), browser.errors(), "the browser's console");
+        open(roots, "every-page");
     }
 
     @Test
