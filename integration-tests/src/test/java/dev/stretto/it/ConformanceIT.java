@@ -28,8 +28,10 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A scenario passes as the suite's own summary counts it: no check failed and none warned.
  * Each mode is one run of the whole suite, every scenario at once (the suite's {@code --suite
- * all}), but {@code sse-retry}, which measures the client's reconnection delay to 50 ms, counts
- * from a run of its own first, with nothing else running.
+ * all}); a scenario not passed there is run again on its own, at most twice, the same in both
+ * modes: load can make a client late ({@code sse-retry} measures its reconnection delay to 50
+ * ms, elicitation answers have a deadline), never early. The summary says which passed only
+ * alone.
  */
 class ConformanceIT {
 
@@ -42,7 +44,25 @@ class ConformanceIT {
 
     private static final String TIMING = "sse-retry";
 
-    record Outcome(String scenario, String mode, boolean passed, List<String> problems) {
+    /** How often a scenario not passed among the others is run again alone, at most. */
+    private static final int RUNS_ALONE = 2;
+
+    /**
+     * @param alone 0 when it passed among all the others, else the run alone it passed in
+     */
+    record Outcome(String scenario, String mode, boolean passed, List<String> problems, int alone) {
+
+        Outcome(String scenario, String mode, boolean passed, List<String> problems) {
+            this(scenario, mode, passed, problems, 0);
+        }
+
+        Outcome aloneOnTry(int run) {
+            return new Outcome(scenario, mode, passed, problems, run);
+        }
+    }
+
+    private static boolean passed(Outcome o) {
+        return o != null && o.passed();
     }
 
     @Test
@@ -64,11 +84,18 @@ class ConformanceIT {
         Map<String, Outcome> proxied = new LinkedHashMap<>();
         for (String mode : List.of("direct", "proxy")) {
             Map<String, Outcome> results = mode.equals("direct") ? direct : proxied;
-            // The timing scenario alone, with nothing else running; then the whole suite at once
-            // (its own run of the timing scenario is not counted).
-            results.putAll(run(node, suite, root, out.resolve(mode + "-" + TIMING), mode, "--scenario", TIMING));
-            run(node, suite, root, out.resolve(mode), mode, "--suite", "all").forEach(results::putIfAbsent);
+            results.putAll(run(node, suite, root, out.resolve(mode), mode, "--suite", "all"));
+            // A scenario not passed among all the others is run again alone, at most twice: on a
+            // busy machine (two cores, another build beside) a client can answer late, or
+            // reconnect late (sse-retry measures that to 50 ms), but never early.
             for (String s : scenarios) {
+                for (int again = 1; again <= RUNS_ALONE && !passed(results.get(s)); again++) {
+                    Path dir = out.resolve(mode + "-alone").resolve(again + "-" + s.replace('/', '-'));
+                    Outcome alone = run(node, suite, root, dir, mode, "--scenario", s).get(s);
+                    if (alone != null) {
+                        results.put(s, alone.passed() ? alone.aloneOnTry(again) : alone);
+                    }
+                }
                 results.putIfAbsent(s, new Outcome(s, mode, false, List.of("no checks.json (see " + out + ")")));
             }
         }
@@ -163,7 +190,10 @@ class ConformanceIT {
     }
 
     private static String cell(Outcome o) {
-        return o.passed() ? "passed" : "not passed: " + String.join("; ", o.problems()).replace("|", "/");
+        if (o.passed()) {
+            return o.alone() == 0 ? "passed" : "passed (run alone, try " + o.alone() + ")";
+        }
+        return "not passed: " + String.join("; ", o.problems()).replace("|", "/");
     }
 
     private static void deleteTree(Path dir) throws IOException {
