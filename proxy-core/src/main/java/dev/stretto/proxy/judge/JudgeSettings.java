@@ -1,6 +1,6 @@
 package dev.stretto.proxy.judge;
 
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import java.util.Objects;
 
 /**
@@ -53,7 +53,7 @@ public record JudgeSettings(Mode mode, double threshold, SecondQuestion second, 
 
     /** The defaults of a mode: threshold 0.5, no second question, 100 questions, {@code jev-latest}. */
     public static JudgeSettings of(Mode mode) {
-        return new JudgeSettings(mode, DEFAULT_THRESHOLD, null, false, DEFAULT_QUESTIONS, OracleSettings.DEFAULT_MODEL);
+        return new JudgeSettings(mode, DEFAULT_THRESHOLD, null, false, DEFAULT_QUESTIONS, ServiceSettings.DEFAULT_MODEL);
     }
 
     /** The same settings with another threshold. */

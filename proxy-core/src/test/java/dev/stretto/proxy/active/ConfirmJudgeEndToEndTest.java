@@ -17,7 +17,7 @@ import dev.stretto.proxy.oracle.Answer;
 import dev.stretto.proxy.oracle.MockOracle;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import dev.stretto.proxy.oracle.ReplayOracle;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.proxy.oracle.Response;
@@ -128,7 +128,7 @@ class ConfirmJudgeEndToEndTest {
             case "proposed" -> ConfirmQuestions.PROPOSED;
             default -> ConfirmQuestions.DESCRIBED;
         };
-        return Request.of(OracleSettings.DEFAULT_MODEL,
+        return Request.of(ServiceSettings.DEFAULT_MODEL,
                 new Exchange(PROPOSAL, YES).state("cancel_pending_order", CanonicalJson.parse(CANCEL)), id, question);
     }
 

@@ -10,7 +10,7 @@ import dev.stretto.proxy.oracle.Answer;
 import dev.stretto.proxy.oracle.JevOracle;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import dev.stretto.proxy.oracle.ReplayOracle;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.proxy.oracle.Response;
@@ -214,7 +214,7 @@ class JudgeTest {
         Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE));
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         // jev without a key: the error every question of the session then gets.
-        try (Oracle jev = new JevOracle(cache, new SystemOneClient(OracleSettings.defaults()))) {
+        try (Oracle jev = new JevOracle(cache, new SystemOneClient(ServiceSettings.defaults()))) {
             Judgment j = judge.conclude(c, List.of(Reply.ask(jev, c.confirmed())), 5);
             assertEquals("no TypeSafe API key is set (TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE)", j.error());
             assertTrue(j.unknown());
