@@ -1,6 +1,7 @@
 package dev.stretto.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The exported API names only exported types: every public or protected member of every public
- * type of {@code dev.stretto.proxy} (nested ones too) takes, returns, throws and extends types
+ * type of {@code dev.stretto.proxy} and {@code dev.stretto.proxy.flow} (nested ones too) takes, returns, throws and extends types
  * of packages their modules export to everyone (the JDK's, this package, trace-reader's API),
  * never one of the internal packages a program on the module path cannot use. And no call of it
  * is ambiguous when an argument is null: no two overloads take the same number of arguments,
@@ -32,19 +33,41 @@ import org.junit.jupiter.api.Test;
  */
 class ExportedApiTest {
 
+    /** The packages the module exports: the session API and the flow API. */
+    private static final List<String> EXPORTED = List.of("dev.stretto.proxy", "dev.stretto.proxy.flow");
+
     private static List<Class<?>> exportedTypes() throws Exception {
-        Path dir = Path.of(Proxy.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .resolve("dev/stretto/proxy");
+        Path classes = Path.of(Proxy.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<Class<?>> out = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.sorted().toList()) {
-                String name = f.getFileName().toString();
-                if (name.endsWith(".class") && !name.contains("$") && !name.equals("package-info.class")) {
-                    addPublic(Class.forName("dev.stretto.proxy." + name.substring(0, name.length() - 6)), out);
+        for (String pkg : EXPORTED) {
+            try (Stream<Path> files = Files.list(classes.resolve(pkg.replace('.', '/')))) {
+                for (Path f : files.sorted().toList()) {
+                    String name = f.getFileName().toString();
+                    if (name.endsWith(".class") && !name.contains("$") && !name.equals("package-info.class")) {
+                        addPublic(Class.forName(pkg + "." + name.substring(0, name.length() - 6)), out);
+                    }
                 }
             }
         }
         return out;
+    }
+
+    @Test
+    void theModuleExportsTheTwoApiPackagesToEveryoneAndNothingElse() {
+        Module module = Proxy.class.getModule();
+        assertTrue(module.isNamed(), "the tests run in the module");
+        for (String pkg : module.getPackages()) {
+            assertEquals(EXPORTED.contains(pkg), module.isExported(pkg), pkg);
+        }
+        assertTrue(module.getDescriptor().exports().stream().allMatch(e -> !e.isQualified()), "no qualified export");
+    }
+
+    @Test
+    void everyExportedPackageHasTypes() throws Exception {
+        List<Class<?>> types = exportedTypes();
+        for (String pkg : EXPORTED) {
+            assertTrue(types.stream().anyMatch(t -> t.getPackageName().equals(pkg)), pkg);
+        }
     }
 
     private static void addPublic(Class<?> type, List<Class<?>> out) {

@@ -151,7 +151,7 @@ final class LearnCli {
             learning.manifest(Path.of(v.get("--manifest")));
         }
         if (v.containsKey("--rewards")) {
-            learning.rewards(Path.of(v.get("--rewards")));
+            learning.rewardsFrom(Path.of(v.get("--rewards")));
         }
         if (a.has("--habit-only")) {
             refuse(a, "--habit-only", ARBITER_OPTIONS, "it learns without a System-One model");

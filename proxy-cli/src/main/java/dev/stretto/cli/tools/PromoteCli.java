@@ -117,11 +117,11 @@ private PromoteCli() {
         ProgressBars progress = new ProgressBars(err, bars);
         Flow flow = FlowFiles.read(Path.of(v.get("--flow")));
         try (Oracle oracle = oracle(env, mode, Path.of(v.getOrDefault("--oracle-cache", ".oracle-cache")))) {
-            PromotionResult r = Promotion.of(flow).sessions(sessions)
+            PromotionResult r = Promotion.of(flow).sessionsIn(sessions)
                     .decider(decider).oracle(oracle).threshold(threshold).minUsed(minUsed).minLower(minLower)
                     .minTasks(minTasks).perCall(perCall).scoring(scoring).progress(progress).promote();
             FlowFiles.write(r.flow(), target);
-            String text = PromoteReport.of(r, sessions);
+            String text = PromoteReport.of(r, sessions, scoring, perCall);
             if (report == null) {
                 out.print(text);
             } else {

@@ -21,8 +21,8 @@ final class PromoteReport {
     private PromoteReport() {
     }
 
-    /** The report of {@code r}, scored on the sessions of {@code sessions}. */
-    static String of(PromotionResult r, Path sessions) {
+    /** The report of {@code r}, scored on the sessions of {@code sessions} with {@code scoring}. */
+    static String of(PromotionResult r, Path sessions, Promotion.Scoring scoring, int perCall) {
         Promoted p = r.promoted();
         Promoted.Bar bar = p.bar();
         StringBuilder out = new StringBuilder();
@@ -30,9 +30,9 @@ final class PromoteReport {
         out.append("Scored ").append(r.sessions()).append(" sessions from `").append(sessions)
                 .append("` with the ").append(r.decider().wireName()).append(" decider at threshold ")
                 .append(RustText.display(bar.threshold())).append(", ")
-                .append(r.scoring() == Promotion.Scoring.SINGLE_PASS
+                .append(scoring == Promotion.Scoring.SINGLE_PASS
                         ? "one decision after each call (single-pass scoring)"
-                        : "as served, chaining after used lookups up to " + r.perCall() + " per call ("
+                        : "as served, chaining after used lookups up to " + perCall + " per call ("
                         + r.passes() + (r.passes() == 1 ? " pass" : " passes") + ")")
                 .append(". Decisions left out because the System-One model gave no answer: ").append(r.unanswered())
                 .append(".\n\n");

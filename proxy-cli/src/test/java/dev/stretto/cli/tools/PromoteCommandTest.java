@@ -73,20 +73,6 @@ class PromoteCommandTest {
     }
 
     @Test
-    void theShadowRunsLoggedOneShadowDecisionPerAgentCall() throws Exception {
-        Path dir = shadow("14457");
-        List<String> lines = Files.readAllLines(dir.resolve("20260928T020400.548Z-14457.flow.jsonl"));
-        // c1 makes five calls, each followed by one decision and its run line.
-        assertEquals(10, lines.size());
-        assertTrue(lines.getFirst().startsWith("{\"action\":\"lookup\",\"address\":\"decide#0\",\"after\":3,"
-                + "\"arguments\":{\"user_id\":\"user_1\"}"), lines.getFirst());
-        assertTrue(lines.getFirst().endsWith(",\"shadow\":true,\"site\":\"find_user_id_by_email\","
-                + "\"tool\":\"get_user_details\"}"), lines.getFirst());
-        assertEquals("{\"after\":3,\"run\":{\"call\":\"find_user_id_by_email\",\"failed\":false,\"max_lookups\":8,"
-                + "\"sites\":[[\"decide#0\",0,0.0]],\"surprise\":-0.0}}", lines.get(1));
-    }
-
-    @Test
     void theChainedScoringPromotesTheSitesWhereTheAgentMadeTheLookupsItself() throws Exception {
         Path dir = shadow();
         Path out = tmp.resolve("promoted.flow.json");

@@ -126,7 +126,7 @@ public final class Learning {
      * @param file the rewards file
      * @return this
      */
-    public Learning rewards(Path file) {
+    public Learning rewardsFrom(Path file) {
         this.rewardsFile = Objects.requireNonNull(file, "file");
         this.rewards = Map.of();
         return this;

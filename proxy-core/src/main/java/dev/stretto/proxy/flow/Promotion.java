@@ -19,7 +19,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * PromotionResult promoted = Promotion.of(flow)
- *         .sessions(Path.of("logs/shadow"))
+ *         .sessionsIn(Path.of("logs/shadow"))
  *         .promote();
  * FlowFiles.write(promoted.flow(), Path.of("retail.promoted.flow.json"));
  * }</pre>
@@ -84,7 +84,7 @@ public final class Promotion {
      * @param dir every {@code *.jsonl} directly in it, flow and confirm logs skipped
      * @return this
      */
-    public Promotion sessions(Path dir) {
+    public Promotion sessionsIn(Path dir) {
         this.directory = Objects.requireNonNull(dir, "dir");
         this.logs = null;
         return this;
@@ -231,7 +231,7 @@ public final class Promotion {
                 scoring == Scoring.SINGLE_PASS ? PromoteOptions.Algorithm.SINGLE_PASS : PromoteOptions.Algorithm.CHAINED);
         Promoter.Result r = new Promoter(options).promote(dev.stretto.proxy.flow.model.Flow.of(flow),
                 () -> directory != null ? SessionReader.read(directory, progress) : SessionReader.of(logs, progress));
-        return new PromotionResult(r.flow(), r.decider(), r.episodes(), r.unanswered(), r.rounds(), scoring, perCall);
+        return new PromotionResult(r.flow(), r.decider(), r.episodes(), r.unanswered(), r.rounds());
     }
 
     private static double share(double d, String option) {

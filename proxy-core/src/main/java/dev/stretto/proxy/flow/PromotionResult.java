@@ -10,21 +10,17 @@ import java.util.Objects;
  * @param sessions   the sessions (episodes) scored
  * @param unanswered the decisions left out because the System-One model gave no answer
  * @param passes     the scoring passes made (1 for single-pass scoring)
- * @param scoring    how the decisions were scored
- * @param perCall    the most lookups chained after one call
  */
-public record PromotionResult(Flow flow, DeciderKind decider, int sessions, long unanswered, int passes,
-                              Promotion.Scoring scoring, int perCall) {
+public record PromotionResult(Flow flow, DeciderKind decider, int sessions, long unanswered, int passes) {
 
     /**
      * Checks the result.
      *
-     * @throws NullPointerException when the flow, decider or scoring is null
+     * @throws NullPointerException when the flow or decider is null
      */
     public PromotionResult {
         Objects.requireNonNull(flow, "flow");
         Objects.requireNonNull(decider, "decider");
-        Objects.requireNonNull(scoring, "scoring");
     }
 
     /**

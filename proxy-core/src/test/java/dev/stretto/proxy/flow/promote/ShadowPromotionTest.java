@@ -46,7 +46,7 @@ class ShadowPromotionTest {
     @Test
     void theShadowSessionsPromoteTheSitesWhereTheAgentMadeTheLookupsItself(@TempDir Path tmp) throws Exception {
         Path dir = shadow(tmp);
-        PromotionResult chained = Promotion.of(FlowFiles.read(SHOP_FLOW)).sessions(dir).promote();
+        PromotionResult chained = Promotion.of(FlowFiles.read(SHOP_FLOW)).sessionsIn(dir).promote();
         assertEquals(DeciderKind.REACH, chained.decider());
         assertEquals(6, chained.sessions());
         assertEquals(0, chained.unanswered());
@@ -69,6 +69,22 @@ class ShadowPromotionTest {
                 "find_user_id_by_email", site(6, 6, 6, 6),
                 "get_order_details", site(12, 6, 6, 6),
                 "get_user_details", site(6, 6, 6, 6)), single.promoted().sites());
+    }
+
+    @Test
+    void theShadowRunsLoggedOneShadowDecisionPerAgentCall(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("c1");
+        ShadowRecording.write(dev.stretto.proxy.flow.model.Flow.of(FlowFiles.read(SHOP_FLOW)),
+                List.of(Fixtures.file("home/logs/shop/20260928T020400.548Z-14457.jsonl")), dir);
+        List<String> lines = Files.readAllLines(dir.resolve("20260928T020400.548Z-14457.flow.jsonl"));
+        // c1 makes five calls, each followed by one decision and its run line.
+        assertEquals(10, lines.size());
+        assertTrue(lines.getFirst().startsWith("{\"action\":\"lookup\",\"address\":\"decide#0\",\"after\":3,"
+                + "\"arguments\":{\"user_id\":\"user_1\"}"), lines.getFirst());
+        assertTrue(lines.getFirst().endsWith(",\"shadow\":true,\"site\":\"find_user_id_by_email\","
+                + "\"tool\":\"get_user_details\"}"), lines.getFirst());
+        assertEquals("{\"after\":3,\"run\":{\"call\":\"find_user_id_by_email\",\"failed\":false,\"max_lookups\":8,"
+                + "\"sites\":[[\"decide#0\",0,0.0]],\"surprise\":-0.0}}", lines.get(1));
     }
 
     @Test
