@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.flow.learn.sessions.SessionReader;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Timeline;
-import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
@@ -52,7 +52,7 @@ record ScoredSession(Episode episode, Map<String, Integer> sentAt, Map<String, I
             if (id == null || id.isNull()) {
                 continue;
             }
-            String key = id.isTextual() ? id.textValue() : CanonicalJson.write(id);
+            String key = ToolCall.idText(id); // as the episode spells its calls' ids
             if ((e.from() == Source.CLIENT || e.from() == Source.PROXY)
                     && "tools/call".equals(msg.path("method").asText(null))) {
                 sent.put(key, i);
