@@ -1,6 +1,6 @@
 package dev.stretto.proxy;
 
-import dev.stretto.proxy.record.CommandRedactor;
+import dev.stretto.proxy.redact.CommandRedactor;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package dev.stretto.proxy.oracle;
 
 import dev.stretto.proxy.ApiKey;
-import dev.stretto.proxy.http.UrlRedactor;
+import dev.stretto.proxy.redact.UrlRedactor;
 import dev.stretto.proxy.logging.Logger;
 import java.io.EOFException;
 import java.io.IOException;
