@@ -105,9 +105,8 @@ class ActiveSettingsTest {
                     .judge(judge).flow(arbiter).oracle(oracle).build());
             assertSame(MockOracle.class, mode.oracle().getClass());
             assertNotNull(mode.flow());
-            assertEquals("jev-9", mode.judge().settings().model(), "the judge's questions name the oracle's model");
-            assertEquals(dev.stretto.proxy.judge.SecondQuestion.PROPOSED, mode.judge().settings().second());
-            assertEquals(dev.stretto.proxy.judge.JudgeSettings.Mode.ENFORCE, mode.judge().settings().mode());
+            assertEquals("jev-9", mode.judge().model(), "the judge's questions name the oracle's model");
+            assertSame(judge, mode.judge().settings(), "the judge judges with the settings given");
         }
         Oracle own = new Oracle() {
             public OracleMode mode() {

@@ -9,7 +9,6 @@ import dev.stretto.proxy.flow.decide.Exploration;
 import dev.stretto.proxy.flow.run.FlowOptions;
 import dev.stretto.proxy.flow.run.ServedFlow;
 import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.judge.SecondQuestion;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleHandle;
 import java.nio.file.Path;
@@ -110,15 +109,7 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
         if (settings == null) {
             return null;
         }
-        SecondQuestion second = settings.second() == null ? null : switch (settings.second()) {
-            case PROPOSED -> SecondQuestion.PROPOSED;
-            case DESCRIBED -> SecondQuestion.DESCRIBED;
-        };
-        JudgeSettings.Mode mode = settings.mode();
-        return new ConfirmJudge(new dev.stretto.proxy.judge.JudgeSettings(mode == JudgeSettings.Mode.ENFORCE
-                ? dev.stretto.proxy.judge.JudgeSettings.Mode.ENFORCE : dev.stretto.proxy.judge.JudgeSettings.Mode.LOG,
-                settings.threshold(), second, settings.secondShadow(), settings.questions(), oracle.model()),
-                settings.log());
+        return new ConfirmJudge(settings, oracle.model(), settings.log());
     }
 
     /** The name of the guards' domain, or null for none. */

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.stretto.proxy.ApiKey;
+import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.OracleMode;
 import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.judge.JudgeSettings;
 import dev.stretto.proxy.oracle.MockOracle;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
@@ -43,7 +43,7 @@ class JudgeCheckTest {
     private ActorHarness harness(JudgeSettings settings, Oracle oracle) {
         return new ActorHarness(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow())
                 .context(tmp.resolve("chat.jsonl")).oracle(oracle)
-                .judge(new ConfirmJudge(settings, tmp.resolve("confirm.jsonl"))).build());
+                .judge(new ConfirmJudge(settings, ServiceSettings.DEFAULT_MODEL, tmp.resolve("confirm.jsonl"))).build());
     }
 
     /** The confirm log's lines so far (each is written before the judged call goes on or is refused). */
