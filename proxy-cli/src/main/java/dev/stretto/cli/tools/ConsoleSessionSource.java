@@ -30,7 +30,7 @@ final class ConsoleSessionSource {
             List<FlowRun.Decision> decisions = new ArrayList<>();
             for (FlowLog.Decided d : r.decisions()) {
                 decisions.add(new FlowRun.Decision(d.address(), d.site(), d.lookup(), d.tool(), d.arguments(),
-                        d.reason(), d.prob(), d.binding(), outcome(d.outcome(r.run())), d.shadow(), d.propensity(),
+                        d.reason(), d.prob(), d.binding(), d.outcome(r.run()), d.shadow(), d.propensity(),
                         d.explored(), d.key(), d.ms()));
             }
             FlowLog.RunLine line = r.run();
@@ -39,18 +39,6 @@ final class ConsoleSessionSource {
                     line == null ? null : line.surprise() == 0 ? 0.0 : line.surprise()));
         }
         return runs;
-    }
-
-    /** What became of a decision, as {@code stretto flow} marks it. */
-    private static FlowRun.Outcome outcome(FlowLog.Outcome outcome) {
-        return switch (outcome) {
-            case MADE -> FlowRun.Outcome.MADE;
-            case FAILED -> FlowRun.Outcome.FAILED;
-            case NO_ANSWER -> FlowRun.Outcome.NO_ANSWER;
-            case NOT_MADE -> FlowRun.Outcome.NOT_MADE;
-            case UNKNOWN -> FlowRun.Outcome.UNKNOWN;
-            case HANDED_BACK -> FlowRun.Outcome.HANDED_BACK;
-        };
     }
 
     Judgments judgments(Path judgeLog, Timeline timeline) throws IOException {
