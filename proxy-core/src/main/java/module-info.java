@@ -11,6 +11,8 @@
 module dev.stretto.proxy {
     requires transitive dev.stretto.trace;
     requires java.net.http;
+    // The loopback callback of an OAuth sign-in.
+    requires jdk.httpserver;
 
     exports dev.stretto.proxy;
     exports dev.stretto.proxy.flow;

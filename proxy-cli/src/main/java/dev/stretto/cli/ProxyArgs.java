@@ -41,8 +41,7 @@ final class ProxyArgs {
     private static final Set<String> WITH_VALUE = withValue();
 
     /** The switches, which take no value: --record-sync, and active mode's. */
-    private static final Set<String> FLAGS = Set.of(RECORD_SYNC, "--guards", "--commit", FlowArgs.SHADOW,
-            JudgeArgs.SHADOW);
+    private static final Set<String> FLAGS = flags();
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -73,12 +72,19 @@ final class ProxyArgs {
     private ProxyArgs() {
     }
 
+    private static Set<String> flags() {
+        Set<String> names = new HashSet<>(Set.of(RECORD_SYNC, "--guards", "--commit", FlowArgs.SHADOW, JudgeArgs.SHADOW));
+        names.addAll(OAuthArgs.FLAGS);
+        return Set.copyOf(names);
+    }
+
     private static Set<String> withValue() {
         Set<String> names = new HashSet<>(Set.of("--record", "--domain", "--agent-model", "--retain-days",
                 "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", FlowArgs.TOOLS));
         names.addAll(FlowArgs.WITH_VALUE);
         names.addAll(JudgeArgs.WITH_VALUE);
         names.addAll(ORACLE_OPTIONS);
+        names.addAll(OAuthArgs.WITH_VALUE);
         return Set.copyOf(names);
     }
 
@@ -158,6 +164,12 @@ final class ProxyArgs {
         }
         ServerChoice server;
         String url = values.get("--upstream");
+        OAuthChoice oauth;
+        try {
+            oauth = OAuthArgs.parse(values, flags, url != null);
+        } catch (IllegalArgumentException e) {
+            return new Invalid(e.getMessage());
+        }
         if (url != null) {
             if (i < args.size()) {
                 return new Invalid("give either --upstream URL or -- SERVER_COMMAND..., not both");
@@ -183,7 +195,13 @@ final class ProxyArgs {
                 }
                 headers.add(ref);
             }
-            server = new ServerChoice.Url(endpoint, headers);
+            String signIn = OAuthArgs.firstGiven(values, flags);
+            if (signIn != null && (names.contains("authorization") || endpoint.getRawUserInfo() != null)) {
+                return new Invalid(signIn + " is for signing in with OAuth, which the proxy does not do with an"
+                        + (endpoint.getRawUserInfo() != null ? " URL that holds user info (sent as Basic authorization)"
+                        : " Authorization header of " + UPSTREAM_HEADER + "'s own") + "; give one or the other");
+            }
+            server = new ServerChoice.Url(endpoint, headers, oauth);
         } else {
             if (!headerArgs.isEmpty()) {
                 return new Invalid(UPSTREAM_HEADER + " is for an HTTP server; give --upstream URL too");

@@ -84,6 +84,36 @@ public final class ProxyMain {
               --upstream-header NAME=VAR
                                   send header NAME on every request, with the value of the
                                   environment variable VAR (never logged); repeatable
+
+            Signing in (OAuth), for an --upstream server that answers 401: the proxy follows
+            the MCP authorization spec (discovery, registration, PKCE, a browser sign-in with
+            a callback on 127.0.0.1), prints the sign-in URL on stderr, opens the browser, and
+            keeps the tokens in ~/.stretto/auth (stretto login/logout/auth list). The host's
+            requests wait meanwhile. Not with an Authorization of --upstream-header's own.
+              --oauth-client-id ID
+                                  a client registered beforehand (else a metadata document
+                                  or dynamic registration)
+              --oauth-client-secret-file FILE
+                                  the file holding that client's secret
+              --oauth-client-key-file FILE
+                                  a PKCS #8 private key (EC, RSA, Ed25519) to authenticate
+                                  with a signed JWT (private_key_jwt) instead of a secret
+              --oauth-client-metadata-url URL
+                                  the https URL of the client's metadata document, used as
+                                  the client id where the server takes such documents
+              --oauth-client-credentials
+                                  a machine client: tokens from the client credentials grant
+                                  (needs the id and a secret or key), no browser
+              --oauth-scope SCOPES
+                                  ask for these scopes (spaces or commas between) instead of
+                                  those the server names
+              --oauth-callback-port PORT
+                                  the callback's port (default: the registered one, else any)
+              --oauth-browser CMD run CMD URL to show the sign-in page (default: $BROWSER,
+                                  open or xdg-open); STRETTO_OAUTH_BROWSER sets it too
+              --oauth-no-browser  open nothing: the URL is only printed
+              --oauth-timeout SECONDS
+                                  how long the requests wait for a sign-in (default 300)
               --record DIR        write one log per session to DIR/<session>.jsonl (DIR is
                                   created if missing, for its owner only; a leading ~ is
                                   the home directory)
@@ -188,6 +218,8 @@ public final class ProxyMain {
                                   --flow-log, --confirm-log and --oracle-cache expands to
               PATH                where SERVER_COMMAND is looked up
               VAR                 each variable named by --upstream-header NAME=VAR
+              STRETTO_OAUTH_BROWSER
+                                  the command that opens the sign-in page, as --oauth-browser
               TYPESAFE_API_KEY, TYPESAFE_API_KEY_FILE
                                   the System-One key, or a file holding it (--oracle jev,
                                   read only when a flow's arbiter or the judge will ask)

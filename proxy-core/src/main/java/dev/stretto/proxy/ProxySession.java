@@ -118,7 +118,7 @@ final class ProxySession {
         LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null
                 : new LogWriter(sinks, config.listener(), System::nanoTime, startNanos, config.upstream().secretValues(),
                         config.recordSync());
-        Upstream upstream = upstreamFor(config);
+        Upstream upstream = upstreamFor(config, logWriter);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
         // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
@@ -218,7 +218,7 @@ final class ProxySession {
      * kind of server is turned into its {@link Upstream}. A new kind of spec gets its branch
      * here. (Not a pattern switch: its first bootstrap costs about 100 ms of start-up.)
      */
-    static Upstream upstreamFor(ProxyConfig config) {
+    static Upstream upstreamFor(ProxyConfig config, LogWriter logWriter) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
             return new ChildProcessUpstream(c.argv(), c.environment(), c.directory(), c.stderr(), config.host().path(),
@@ -226,7 +226,8 @@ final class ProxySession {
                     config.subreaper() == null ? ChildReaper.none() : config.subreaper().reaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {
-            return new HttpUpstream(h.endpoint(), h.headers());
+            return new HttpUpstream(h.endpoint(), h.headers(), h.oauth(), OAuthLogins.storeFor(h.oauth(), config.host()),
+                    logWriter == null ? secret -> { } : logWriter::addSecret);
         }
         if (spec instanceof UpstreamSpec.Streams s) {
             return new StreamUpstream(s.name(), s.fromServer(), s.toServer(), config.shutdown());

@@ -71,6 +71,10 @@ public final class Stretto {
                                    vscode, windsurf, codex, json), or with --write put it
                                    into the host's file; --wrap and --unwrap rewrite the
                                    servers a host's file has (see init --help)
+              login URL [OPTIONS]  sign in to an MCP server that needs OAuth, once, from a
+                                   terminal; the proxies for URL use the login kept
+              logout URL|--all     forget the sign-in kept for URL (or every one)
+              auth list            list the sign-ins kept: server, scopes, expiry
               show LOG             print a session as a timeline: the conversation, each
                                    turn with its calls, results and timings (--html: the
                                    console's page of it, as one self-contained file)
@@ -112,9 +116,9 @@ public final class Stretto {
               stretto episode --tau2 ~/.stretto/logs/orders > runs.jsonl
               stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
-            show, episode, manifest, sessions and guards exit as below; init, learn,
-            promote, redact, export-answers, import-answers, flow, flow-show, evaluate and
-            console say how in their --help.
+            show, episode, manifest, sessions and guards exit as below; init, login,
+            logout, auth, learn, promote, redact, export-answers, import-answers, flow,
+            flow-show, evaluate and console say how in their --help.
             """ + EXIT_CODES;
 
     private static final String SHOW_HELP = """
@@ -315,6 +319,15 @@ public final class Stretto {
             }
             if (args.length > 0 && args[0].equals(InitCli.COMMAND)) {
                 return InitCli.run(args, out, err, env);
+            }
+            if (args.length > 0 && args[0].equals(LoginCli.COMMAND)) {
+                return LoginCli.run(args, out, err, env);
+            }
+            if (args.length > 0 && args[0].equals(LogoutCli.COMMAND)) {
+                return LogoutCli.run(args, out, err, env);
+            }
+            if (args.length > 0 && args[0].equals(AuthListCli.COMMAND)) {
+                return AuthListCli.run(args, out, err, env);
             }
             if (args.length > 0 && args[0].equals(RedactCli.COMMAND)) {
                 return RedactCli.run(args, out, err, env);
