@@ -9,6 +9,9 @@
 module dev.stretto.proxy {
     requires transitive dev.stretto.trace;
     requires java.net.http;
+    // Policies (--policy FILE) may be YAML.
+    requires com.fasterxml.jackson.dataformat.yaml;
+    requires org.yaml.snakeyaml;
 
     exports dev.stretto.proxy;
     exports dev.stretto.proxy.share;

@@ -1,0 +1,244 @@
+package dev.stretto.proxy.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.PolicyAction;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A policy applied to one session: what the server has listed (each tool's hints, and its
+ * fingerprint when pinning), how much of each budget is spent, and the verdicts on the calls,
+ * the listings and the server's requests. The live proxy and {@code stretto policy test}'s
+ * replay of a recorded session both go through it, so a replay says what the proxy would have
+ * done. Not thread-safe: it belongs to the session's actor (or the replay).
+ */
+public final class PolicySession {
+
+    private static final long MINUTE_MS = 60_000;
+
+    private final PolicyRules policy;
+    // The tools as last listed: name -> annotations (null when the tool has none).
+    private final Map<String, JsonNode> annotations = new HashMap<>();
+    private final ToolPins pins = new ToolPins();
+    // Tools whose listing differs from their pin, with the parts that changed.
+    private final Map<String, List<String>> changed = new HashMap<>();
+    private final Map<String, Long> spent = new HashMap<>();
+    private final Map<String, Map<String, Long>> spentPerTool = new HashMap<>();
+    private final Map<String, Deque<Long>> lastMinute = new HashMap<>();
+
+    public PolicySession(PolicyRules policy) {
+        this.policy = policy;
+    }
+
+    /** The policy applied. */
+    public PolicyRules policy() {
+        return policy;
+    }
+
+    /**
+     * A tool the session's listing leaves out, and why.
+     *
+     * @param tool the tool's name
+     * @param by   {@code policy rule <id>} or {@code policy pinning}
+     * @param rule the rule's id, or {@code pinning}
+     */
+    public record Hidden(String tool, String by, String rule) {
+    }
+
+    /**
+     * A tool the server lists other than it first did.
+     *
+     * @param tool  the tool's name
+     * @param parts what differs: title, description, inputSchema, outputSchema, annotations
+     */
+    public record Change(String tool, List<String> parts) {
+
+        /** The change as messages say it. */
+        public String text() {
+            return "the server changed " + tool + " since it first listed it (its " + String.join(", ", parts) + ")";
+        }
+    }
+
+    /**
+     * What the policy makes of one page of a {@code tools/list} answer.
+     *
+     * @param hidden  the tools to leave out of it, in its order
+     * @param changes the tools that changed since they were first listed
+     * @param end     whether the session is to end (pinning {@code end} and a change)
+     */
+    public record Listing(List<Hidden> hidden, List<Change> changes, boolean end) {
+
+        /** Whether the answer goes to the host as it came. */
+        public boolean untouched() {
+            return hidden.isEmpty() && !end;
+        }
+    }
+
+    /**
+     * Takes one page of a {@code tools/list} answer ({@code result.tools}): learns each tool's
+     * hints, holds each against its pin, and says which to leave out.
+     */
+    public Listing listed(JsonNode tools) {
+        List<Hidden> hidden = new ArrayList<>();
+        List<Change> changes = new ArrayList<>();
+        if (tools == null || !tools.isArray()) {
+            return new Listing(hidden, changes, false);
+        }
+        Set<String> hiddenNames = new HashSet<>();
+        for (JsonNode tool : tools) {
+            JsonNode n = tool.get("name");
+            if (n == null || !n.isTextual()) {
+                continue;
+            }
+            String name = n.textValue();
+            JsonNode a = tool.get("annotations");
+            annotations.put(name, a != null && a.isObject() ? a : null);
+            if (policy.pinning() != Pinning.OFF) {
+                List<String> parts = pins.changes(name, tool);
+                if (parts.isEmpty()) {
+                    changed.remove(name);
+                } else {
+                    changed.put(name, parts);
+                    changes.add(new Change(name, parts));
+                }
+            }
+            Decision d = decideTool(name);
+            if (d.action() == PolicyAction.HIDE && hiddenNames.add(name)) {
+                hidden.add(new Hidden(name, d.by(), d.rule()));
+            } else if (policy.pinning() == Pinning.DENY && changed.containsKey(name) && hiddenNames.add(name)) {
+                hidden.add(new Hidden(name, "policy pinning", "pinning"));
+            }
+        }
+        return new Listing(hidden, changes, policy.pinning() == Pinning.END && !changes.isEmpty());
+    }
+
+    /** The verdict of the hide rules on a tool, from its name and hints alone (as a listing has it). */
+    private Decision decideTool(String name) {
+        JsonNode a = annotations.get(name);
+        Rule winner = null;
+        for (Rule r : policy.rules()) {
+            if (r.action() == PolicyAction.HIDE && r.match().tool(name, a)) {
+                winner = r;
+                break;
+            }
+        }
+        return winner == null ? allow(List.of())
+                : new Decision(PolicyAction.HIDE, "policy rule " + winner.id(), winner.id(), reason(winner),
+                        List.of(winner.id()), List.of());
+    }
+
+    /**
+     * The verdict on a call of {@code tool} with {@code arguments} ({@code {}} when it has
+     * none), at {@code nowMs} on the session's clock. Spends nothing: {@link #sent} does, once
+     * the call goes to the server.
+     */
+    public Decision decide(String tool, JsonNode arguments, long nowMs) {
+        List<String> matched = new ArrayList<>();
+        PolicyAction action = PolicyAction.ALLOW;
+        String by = null;
+        String rule = null;
+        String reason = null;
+        List<String> parts = changed.get(tool);
+        if (parts != null && policy.pinning() == Pinning.DENY) {
+            action = PolicyAction.DENY;
+            by = "policy pinning";
+            rule = "pinning";
+            reason = new Change(tool, parts).text() + ", so its calls are refused";
+            matched.add("pinning");
+        }
+        JsonNode a = annotations.get(tool);
+        for (Rule r : policy.rules()) {
+            if (!r.match().call(tool, a, arguments)) {
+                continue;
+            }
+            matched.add(r.id());
+            if (r.action().stricterThan(action)) {
+                action = r.action();
+                by = "policy rule " + r.id();
+                rule = r.id();
+                reason = reason(r);
+            }
+        }
+        List<Budget> counts = new ArrayList<>();
+        if (!action.refuses()) {
+            for (Budget b : policy.budgets()) {
+                if (!b.match().call(tool, a, arguments)) {
+                    continue;
+                }
+                counts.add(b);
+                String over = over(b, tool, nowMs);
+                if (over == null) {
+                    continue;
+                }
+                matched.add(b.id());
+                if (b.action().stricterThan(action)) {
+                    action = b.action();
+                    by = "policy budget " + b.id();
+                    rule = b.id();
+                    reason = b.reason() != null ? b.reason() : over;
+                }
+            }
+        }
+        return new Decision(action, by, rule, reason, matched, counts);
+    }
+
+    private static Decision allow(List<String> matched) {
+        return new Decision(PolicyAction.ALLOW, null, null, null, matched, List.of());
+    }
+
+    /** Spends the call's budgets: it went to the server at {@code nowMs}. */
+    public void sent(String tool, Decision d, long nowMs) {
+        for (Budget b : d.counts()) {
+            spent.merge(b.id(), 1L, Long::sum);
+            spentPerTool.computeIfAbsent(b.id(), k -> new HashMap<>()).merge(tool, 1L, Long::sum);
+            Deque<Long> times = lastMinute.computeIfAbsent(b.id(), k -> new ArrayDeque<>());
+            times.addLast(nowMs);
+        }
+    }
+
+    /** How {@code b} would be exceeded by one more call of {@code tool}, or null when it would not. */
+    private String over(Budget b, String tool, long nowMs) {
+        if (b.perSession() != null && spent.getOrDefault(b.id(), 0L) >= b.perSession()) {
+            return "the budget " + b.id() + " allows " + calls(b.perSession()) + " in a session";
+        }
+        if (b.perTool() != null && spentPerTool.getOrDefault(b.id(), Map.of()).getOrDefault(tool, 0L) >= b.perTool()) {
+            return "the budget " + b.id() + " allows " + calls(b.perTool()) + " of each tool in a session";
+        }
+        if (b.perMinute() != null) {
+            Deque<Long> times = lastMinute.get(b.id());
+            while (times != null && !times.isEmpty() && times.peekFirst() <= nowMs - MINUTE_MS) {
+                times.pollFirst();
+            }
+            if ((times == null ? 0 : times.size()) >= b.perMinute()) {
+                return "the budget " + b.id() + " allows " + calls(b.perMinute()) + " a minute";
+            }
+        }
+        return null;
+    }
+
+    private static String calls(long n) {
+        return n == 1 ? "1 call" : n + " calls";
+    }
+
+    private static String reason(Rule r) {
+        if (r.reason() != null) {
+            return r.reason();
+        }
+        return switch (r.action()) {
+            case HIDE -> "the tool is not available in this session";
+            case ASK -> "it needs a person's approval";
+            default -> "the policy does not allow it";
+        };
+    }
+
+    /** What the policy does with the server's own request {@code method}. */
+    public PolicyAction serverRequest(String method) {
+        return policy.serverRequest(method);
+    }
+}
