@@ -84,13 +84,14 @@ public interface ActiveSettings {
     }
 
     /**
-     * The settings {@link Builder} makes: the three switches, checked when made.
+     * The settings {@link Builder} makes: the switches, checked when made.
      *
      * @param guards  the guards' domain, or null
      * @param commit  whether the commit tool is added
      * @param context the conversation file, or null
+     * @param policy  the policy for any server, or null
      */
-    record Switches(String guards, boolean commit, Path context) implements ActiveSettings {
+    record Switches(String guards, boolean commit, Path context, Policy policy) implements ActiveSettings {
 
         /**
          * Checks the switches.
@@ -100,14 +101,25 @@ public interface ActiveSettings {
          *                                  without guards
          */
         public Switches {
-            if (guards == null && !commit && context == null) {
-                throw new IllegalArgumentException("active mode needs guards, the commit tool or a context file;"
-                        + " without any of them a session is passive");
+            if (guards == null && !commit && context == null && policy == null) {
+                throw new IllegalArgumentException("active mode needs guards, the commit tool, a context file or a"
+                        + " policy; without any of them a session is passive");
             }
             if (guards != null && Guards.forDomain(guards).isEmpty()) {
                 throw new IllegalArgumentException("no guards for " + guards + " (domains with guards: "
                         + Guards.domainNames() + ")");
             }
+        }
+
+        /**
+         * Guards, the commit tool and the conversation, without a policy.
+         *
+         * @param guards  the guards' domain, or null
+         * @param commit  whether the commit tool is added
+         * @param context the conversation file, or null
+         */
+        public Switches(String guards, boolean commit, Path context) {
+            this(guards, commit, context, null);
         }
     }
 
@@ -116,6 +128,7 @@ public interface ActiveSettings {
         private String guards;
         private boolean commit;
         private Path context;
+        private Policy policy;
 
         private Builder() {
         }
@@ -154,13 +167,26 @@ public interface ActiveSettings {
         }
 
         /**
+         * Applies {@code policy} to every tool call, {@code tools/list} answer and request of the
+         * server's ({@code --policy FILE}): tools allowed, logged, held for a person's approval,
+         * denied or hidden, budgets of calls, tools pinned as first listed.
+         *
+         * @param policy the policy; it may serve any number of sessions
+         * @return this builder
+         */
+        public Builder policy(Policy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
          * The settings.
          *
          * @return settings with what was switched on
          * @throws IllegalArgumentException when nothing was switched on, or the guards' domain has none
          */
         public ActiveSettings build() {
-            return new Switches(guards, commit, context);
+            return new Switches(guards, commit, context, policy);
         }
     }
 }

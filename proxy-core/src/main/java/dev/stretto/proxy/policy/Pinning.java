@@ -5,7 +5,7 @@ package dev.stretto.proxy.policy;
  * description rewritten to carry instructions, its input schema widened): the tool's
  * fingerprint is taken when it is first listed, and each later listing is held against it.
  */
-enum Pinning {
+public enum Pinning {
     /** Nothing is pinned. */
     OFF,
     /** The change is logged; the changed tool is listed and called as the server has it now. */

@@ -151,7 +151,7 @@ public final class PolicyReader {
             problems.sort(java.util.Comparator.comparingInt(PolicyProblem::line).thenComparingInt(PolicyProblem::column));
             throw new PolicyException(problems);
         }
-        return new PolicyRules(source, rules, budgets, pinning, serverRequests, askTimeout);
+        return new PolicyRules(source, root, rules, budgets, pinning, serverRequests, askTimeout);
     }
 
     private void knownKeys(JsonNode object, String pointer, Set<String> known, String what) {

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.policy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.PolicyAction;
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Map;
  * A policy as a session applies it: read and checked by {@link PolicyReader}.
  *
  * @param source         the file (or name) it came from, as messages name it
+ * @param document       the policy as a JSON document (a YAML file's too)
  * @param rules          the rules, in the file's order
  * @param budgets        the budgets, in the file's order
  * @param pinning        what a changed tool gets
@@ -16,7 +18,7 @@ import java.util.Map;
  *                       method; a method not named is allowed
  * @param askTimeout     how long a call an {@code ask} holds waits for a person
  */
-public record PolicyRules(String source, List<Rule> rules, List<Budget> budgets, Pinning pinning,
+public record PolicyRules(String source, JsonNode document, List<Rule> rules, List<Budget> budgets, Pinning pinning,
                           Map<String, PolicyAction> serverRequests, Duration askTimeout) {
 
     /** The server's requests a policy may deny. */

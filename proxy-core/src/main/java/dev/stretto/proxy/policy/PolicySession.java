@@ -7,9 +7,11 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * A policy applied to one session: what the server has listed (each tool's hints, and its
@@ -233,8 +235,71 @@ public final class PolicySession {
         return switch (r.action()) {
             case HIDE -> "the tool is not available in this session";
             case ASK -> "it needs a person's approval";
-            default -> "the policy does not allow it";
+            case DENY -> "the policy does not allow it";
+            case LOG, ALLOW -> null;
         };
+    }
+
+    /**
+     * Why a call of {@code tool} is not read as the policy reads it, or null: its name is not
+     * a tool the server listed (or the policy names) but differs from one only in case or
+     * white space, which a server matching names as {@code fold} does could run instead.
+     */
+    public String misreadName(String tool, UnaryOperator<String> fold) {
+        if (annotations.containsKey(tool)) {
+            return null;
+        }
+        Set<String> known = new HashSet<>(annotations.keySet());
+        for (Rule r : policy.rules()) {
+            r.match().tools().stream().filter(Glob::plain).forEach(g -> known.add(g.text()));
+        }
+        for (Budget b : policy.budgets()) {
+            b.match().tools().stream().filter(Glob::plain).forEach(g -> known.add(g.text()));
+        }
+        if (known.contains(tool)) {
+            return null;
+        }
+        String folded = fold.apply(tool.strip());
+        for (String k : known) {
+            if (fold.apply(k).equals(folded)) {
+                return "the tool name '" + tool + "' differs from " + k + " only in case or white space, and servers"
+                        + " that match names so would run " + k;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why the arguments of a call of {@code tool} are not read as the policy reads them, or
+     * null: where a condition of a rule or budget about the tool looks up a key, the object
+     * there has another key that {@code fold} makes the same (a server matching keys without
+     * regard to case would read that one).
+     */
+    public String misreadKey(String tool, JsonNode arguments, UnaryOperator<String> fold) {
+        JsonNode a = annotations.get(tool);
+        List<Match> matches = new ArrayList<>();
+        policy.rules().forEach(r -> matches.add(r.match()));
+        policy.budgets().forEach(b -> matches.add(b.match()));
+        for (Match m : matches) {
+            if (m.arguments().isEmpty() || !m.tool(tool, a)) {
+                continue;
+            }
+            for (Condition c : m.arguments()) {
+                for (Map.Entry<JsonNode, String> lookup : c.pointer().lookups(arguments)) {
+                    String wanted = lookup.getValue();
+                    String folded = fold.apply(wanted);
+                    for (Iterator<String> keys = lookup.getKey().fieldNames(); keys.hasNext(); ) {
+                        String k = keys.next();
+                        if (!k.equals(wanted) && fold.apply(k).equals(folded)) {
+                            return "the argument name '" + k + "' differs from '" + wanted + "', which the policy"
+                                    + " checks, only in case, and servers that match names so would read it as '"
+                                    + wanted + "'";
+                        }
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** What the policy does with the server's own request {@code method}. */

@@ -101,6 +101,10 @@ record PolicyText(JsonNode root, Map<String, Position> values, Map<String, Posit
 
     /** Reads {@code text}. */
     static PolicyText read(String text, Syntax syntax) throws Unreadable {
+        if (text.startsWith("\uFEFF")) {
+            // A byte order mark, as editors on some systems write one.
+            text = text.substring(1);
+        }
         if (text.length() > MAX_CHARS) {
             throw new Unreadable(Position.NONE, "the policy is " + text.length() + " characters long; at most "
                     + MAX_CHARS + " are read");
