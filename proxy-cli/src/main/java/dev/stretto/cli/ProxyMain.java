@@ -10,6 +10,8 @@ import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.StderrMessages;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
+import dev.stretto.proxy.ActiveSettings;
+import dev.stretto.proxy.Policy;
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ConfirmJudge;
 import dev.stretto.proxy.guard.Guards;
@@ -75,7 +77,7 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
-            Active mode (--guards, --commit, --context, --flow, --confirm-judge): the proxy
+            Active mode (--policy, --guards, --commit, --context, --flow, --confirm-judge): the proxy
             reads what crosses it and acts on it; every line it does not act on is still
             forwarded byte for byte.
 
@@ -108,6 +110,13 @@ public final class ProxyMain {
                                   how long the server may take to exit after the host
                                   closed stdin before it gets SIGTERM (default 2; SIGKILL
                                   follows 2 s later); raise it for servers with slow calls
+              --policy FILE       apply the policy in FILE (JSON, or YAML for .yaml/.yml) to
+                                  any server: rules that allow, log, ask a person
+                                  (stretto approve/deny), deny or hide tools by name, the
+                                  server's hints and the arguments; budgets; tools pinned
+                                  as first listed; the server's own requests
+                                  (docs/policy.md). A policy with a problem is a usage
+                                  error naming its file and line
               --guards            check each of the agent's tool calls against the policy
                                   guards of --domain (retail or airline) before the server
                                   sees it; a call a rule refuses never reaches the server,
@@ -373,6 +382,16 @@ public final class ProxyMain {
             config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
         ProxyOptions.Active a = options.active();
+        Policy policy = null;
+        if (a != null && a.policy() != null) {
+            try {
+                policy = PolicySetup.read(a.policy(), host);
+            } catch (PolicySetup.Failure e) {
+                e.lines().forEach(line -> messages.message(ProxyMessages.Level.ERROR, line));
+                messages.message(ProxyMessages.Level.ERROR, "try 'stretto-proxy --help'");
+                return USAGE;
+            }
+        }
         FlowSetup flow = null;
         if (a != null && a.flow() != null) {
             try {
@@ -407,7 +426,7 @@ public final class ProxyMain {
             }
         }
         if (a != null) {
-            config.active(activeMode(options, flow, sessionOracle, judge));
+            config.active(activeMode(options, flow, sessionOracle, judge, policy));
         }
         try (Oracle oracle = sessionOracle) {
             SessionResult result = Proxy.run(config.build(), in, out);
@@ -446,7 +465,8 @@ public final class ProxyMain {
      * serving {@code flow} and judging with {@code judge} when they are given, both asking
      * {@code oracle}.
      */
-    private static ActiveMode activeMode(ProxyOptions options, FlowSetup flow, Oracle oracle, ConfirmJudge judge) {
+    private static ActiveMode activeMode(ProxyOptions options, FlowSetup flow, Oracle oracle, ConfirmJudge judge,
+                                         Policy policy) {
         ProxyOptions.Active a = options.active();
         ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit()).context(a.context()).oracle(oracle)
                 .judge(judge);
@@ -455,6 +475,9 @@ public final class ProxyMain {
         }
         if (a.guards()) {
             mode.guards(Guards.forDomain(options.domain()).orElseThrow());
+        }
+        if (policy != null) {
+            mode.toolPolicy(ActiveMode.of(ActiveSettings.builder().policy(policy).build()).toolPolicy());
         }
         return mode.build();
     }

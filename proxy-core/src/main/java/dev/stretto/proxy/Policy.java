@@ -8,8 +8,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -118,19 +119,20 @@ public final class Policy {
     }
 
     /**
-     * The ids of the policy's rules, then of its budgets, in the policy's order.
+     * Each rule's and budget's id with its action (a budget's: what a call past it gets), the
+     * rules first, in the policy's order.
      *
-     * @return the ids
+     * @return the ids and actions, in order
      */
-    public List<String> ids() {
-        List<String> ids = new ArrayList<>();
+    public Map<String, PolicyAction> actions() {
+        Map<String, PolicyAction> out = new LinkedHashMap<>();
         for (JsonNode r : document.path("rules")) {
-            ids.add(r.path("id").asText());
+            out.put(r.path("id").asText(), PolicyAction.named(r.path("action").asText()).orElseThrow());
         }
         for (JsonNode b : document.path("budgets")) {
-            ids.add(b.path("id").asText());
+            out.put(b.path("id").asText(), PolicyAction.named(b.path("action").asText()).orElseThrow());
         }
-        return ids;
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     /**
@@ -140,6 +142,33 @@ public final class Policy {
      */
     public boolean asks() {
         return rules.asks();
+    }
+
+    /**
+     * What a tool the server lists other than it first did gets.
+     *
+     * @return {@code off}, {@code log}, {@code deny} or {@code end}
+     */
+    public String pinning() {
+        return rules.pinning().wireName();
+    }
+
+    /**
+     * What the server's own requests get, for those the policy names; the others are allowed.
+     *
+     * @return the method of each named request, with {@link PolicyAction#ALLOW} or {@link PolicyAction#DENY}
+     */
+    public Map<String, PolicyAction> serverRequests() {
+        return rules.serverRequests();
+    }
+
+    /**
+     * How long a call held for a person's approval waits before it is denied.
+     *
+     * @return the timeout ({@code ask_timeout}; 60 s when the policy does not say)
+     */
+    public Duration askTimeout() {
+        return rules.askTimeout();
     }
 
     /** The rules as a session applies them. */

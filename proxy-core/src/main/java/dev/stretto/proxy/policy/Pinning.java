@@ -16,7 +16,7 @@ public enum Pinning {
     END;
 
     /** Its name in a policy file. */
-    String wireName() {
+    public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }
 }

@@ -31,7 +31,7 @@ public record PolicyRules(String source, JsonNode document, List<Rule> rules, Li
     public PolicyRules {
         rules = List.copyOf(rules);
         budgets = List.copyOf(budgets);
-        serverRequests = Map.copyOf(serverRequests);
+        serverRequests = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(serverRequests));
     }
 
     /** Whether some rule or budget may hold a call for a person's approval. */
