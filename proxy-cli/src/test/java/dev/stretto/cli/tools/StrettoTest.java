@@ -200,8 +200,8 @@ class StrettoTest {
         assertTrue(help.out().contains("Examples:\n  stretto sessions "), help.out());
         // Its exit statuses are the log commands'; the others have their own.
         assertTrue(help.out().contains("show, episode, manifest, sessions and guards exit as below; init, learn,\n"
-                + "promote, redact, policy, pending, approve, deny, export-answers, import-answers,\nflow, flow-show and"
-                + " evaluate say how in their --help.\nExit status:\n"), help.out());
+                + "promote, redact, policy, pending, approve, deny, export-answers, import-answers,\nflow, flow-show,"
+                + " evaluate and console say how in their --help.\nExit status:\n"), help.out());
     }
 
     @ParameterizedTest
