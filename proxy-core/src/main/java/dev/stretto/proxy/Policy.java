@@ -49,7 +49,7 @@ public final class Policy {
 
     /**
      * Reads a policy file: YAML when its name ends in {@code .yaml} or {@code .yml}, JSON when
-     * it ends in {@code .json}, otherwise JSON when its text starts with {@code {}.
+     * it ends in {@code .json}, otherwise JSON when its text starts with an opening brace.
      *
      * @param file the file; its path as given names it in problems
      * @return the policy
