@@ -16,7 +16,15 @@ import java.util.List;
  * @param text  the glob as written
  * @param parts what it is made of, in order
  */
-record Glob(String text, List<Part> parts) {
+record Glob(String text, List<Part> parts, Shape shape, String literal) {
+
+    /**
+     * The shapes most globs have, matched without looking at every part: a plain name, {@code
+     * prefix*}, {@code *suffix}, or {@code *}; {@link #OTHER} for the rest.
+     */
+    enum Shape {
+        PLAIN, PREFIX, SUFFIX, ANY, OTHER
+    }
 
     /** One part of a glob. */
     sealed interface Part {
@@ -55,6 +63,19 @@ record Glob(String text, List<Part> parts) {
         parts = List.copyOf(parts);
     }
 
+    private static Glob of(String text, List<Part> parts) {
+        int stars = (int) parts.stream().filter(p -> p instanceof Star).count();
+        boolean othersPlain = parts.stream().allMatch(p -> p instanceof Plain || p instanceof Star);
+        StringBuilder literal = new StringBuilder();
+        parts.stream().filter(p -> p instanceof Plain).forEach(p -> literal.appendCodePoint(((Plain) p).codePoint()));
+        Shape shape = !othersPlain || stars > 1 ? Shape.OTHER
+                : stars == 0 ? Shape.PLAIN
+                : parts.size() == 1 ? Shape.ANY
+                : parts.getLast() instanceof Star ? Shape.PREFIX
+                : parts.getFirst() instanceof Star ? Shape.SUFFIX : Shape.OTHER;
+        return new Glob(text, parts, shape, literal.toString());
+    }
+
     /** The glob that matches everything. */
     static final Glob ANY = compile("*");
 
@@ -90,7 +111,7 @@ record Glob(String text, List<Part> parts) {
                 default -> parts.add(new Plain(c));
             }
         }
-        return new Glob(text, parts);
+        return of(text, parts);
     }
 
     /** Reads the class that starts at {@code cps[open]}; returns the index of its {@code ]}. */
@@ -144,11 +165,21 @@ record Glob(String text, List<Part> parts) {
 
     /** Whether the glob has no {@code *}, {@code ?} or class: it is one name. */
     boolean plain() {
-        return parts.stream().allMatch(p -> p instanceof Plain);
+        return shape == Shape.PLAIN;
     }
 
     /** Whether {@code value} matches the whole glob. */
     boolean matches(String value) {
+        return switch (shape) {
+            case PLAIN -> value.equals(literal);
+            case PREFIX -> value.startsWith(literal);
+            case SUFFIX -> value.endsWith(literal);
+            case ANY -> true;
+            case OTHER -> matchesParts(value);
+        };
+    }
+
+    private boolean matchesParts(String value) {
         int[] s = value.codePoints().toArray();
         int si = 0;
         int pi = 0;

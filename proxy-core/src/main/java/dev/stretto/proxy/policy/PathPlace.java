@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
@@ -54,7 +53,13 @@ enum PathPlace {
             return UNKNOWN;
         }
         Path walked = walk(given);
-        Path textFirst = walk(given.normalize());
+        // Without a .. the two readings are one (normalising only drops . and doubled slashes).
+        Path normal = given.normalize();
+        boolean dots = false;
+        for (Path part : given) {
+            dots |= part.toString().equals("..");
+        }
+        Path textFirst = dots ? walk(normal) : walked;
         if (walked == null || textFirst == null) {
             return UNKNOWN;
         }
@@ -87,6 +92,12 @@ enum PathPlace {
         }
         Path root = p.getRoot();
         Path at = root;
+        // Whether each directory on the way exists, the root's first: below one that does not,
+        // nothing does, and nothing there is looked up (a walk that ends up inside again by
+        // .. looks again). Most paths a call names are files to read, and exist; a write's
+        // does not, and a policy's directory may not either.
+        Deque<Boolean> there = new ArrayDeque<>();
+        there.push(true);
         int links = 0;
         while (!todo.isEmpty()) {
             String c = todo.pollFirst();
@@ -94,21 +105,29 @@ enum PathPlace {
                 continue;
             }
             if (c.equals("..")) {
-                at = at.getParent() == null ? root : at.getParent();
+                if (at.getParent() != null) {
+                    at = at.getParent();
+                    there.pop();
+                }
                 continue;
             }
             Path next = at.resolve(c);
+            if (!there.peek()) {
+                at = next;
+                there.push(false);
+                continue;
+            }
             BasicFileAttributes attributes;
             try {
-                attributes = Files.readAttributes(next, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (NoSuchFileException e) {
-                at = next;
-                continue;
+                // Null when it does not exist: no exception, which costs more than the look itself.
+                attributes = next.getFileSystem().provider().readAttributesIfExists(next, BasicFileAttributes.class,
+                        LinkOption.NOFOLLOW_LINKS);
             } catch (IOException | SecurityException e) {
                 return null;
             }
-            if (!attributes.isSymbolicLink()) {
+            if (attributes == null || !attributes.isSymbolicLink()) {
                 at = next;
+                there.push(attributes != null);
                 continue;
             }
             if (++links > MAX_LINKS) {
@@ -129,6 +148,8 @@ enum PathPlace {
             }
             if (target.isAbsolute()) {
                 at = root;
+                there.clear();
+                there.push(true);
             }
         }
         return at;

@@ -25,6 +25,9 @@ public final class PolicySession {
     private static final long MINUTE_MS = 60_000;
 
     private final PolicyRules policy;
+    // The tool names the policy's globs name plainly, and the matches with argument conditions.
+    private final Set<String> namedTools;
+    private final List<Match> argumentMatches;
     // The tools as last listed: name -> annotations (null when the tool has none).
     private final Map<String, JsonNode> annotations = new HashMap<>();
     private final ToolPins pins = new ToolPins();
@@ -36,6 +39,22 @@ public final class PolicySession {
 
     public PolicySession(PolicyRules policy) {
         this.policy = policy;
+        Set<String> names = new HashSet<>();
+        List<Match> withArguments = new ArrayList<>();
+        for (Rule r : policy.rules()) {
+            r.match().tools().stream().filter(Glob::plain).forEach(g -> names.add(g.text()));
+            if (!r.match().arguments().isEmpty()) {
+                withArguments.add(r.match());
+            }
+        }
+        for (Budget b : policy.budgets()) {
+            b.match().tools().stream().filter(Glob::plain).forEach(g -> names.add(g.text()));
+            if (!b.match().arguments().isEmpty()) {
+                withArguments.add(b.match());
+            }
+        }
+        this.namedTools = Set.copyOf(names);
+        this.argumentMatches = List.copyOf(withArguments);
     }
 
     /** The policy applied. */
@@ -246,19 +265,11 @@ public final class PolicySession {
      * white space, which a server matching names as {@code fold} does could run instead.
      */
     public String misreadName(String tool, UnaryOperator<String> fold) {
-        if (annotations.containsKey(tool)) {
+        if (annotations.containsKey(tool) || namedTools.contains(tool)) {
             return null;
         }
         Set<String> known = new HashSet<>(annotations.keySet());
-        for (Rule r : policy.rules()) {
-            r.match().tools().stream().filter(Glob::plain).forEach(g -> known.add(g.text()));
-        }
-        for (Budget b : policy.budgets()) {
-            b.match().tools().stream().filter(Glob::plain).forEach(g -> known.add(g.text()));
-        }
-        if (known.contains(tool)) {
-            return null;
-        }
+        known.addAll(namedTools);
         String folded = fold.apply(tool.strip());
         for (String k : known) {
             if (fold.apply(k).equals(folded)) {
@@ -277,11 +288,8 @@ public final class PolicySession {
      */
     public String misreadKey(String tool, JsonNode arguments, UnaryOperator<String> fold) {
         JsonNode a = annotations.get(tool);
-        List<Match> matches = new ArrayList<>();
-        policy.rules().forEach(r -> matches.add(r.match()));
-        policy.budgets().forEach(b -> matches.add(b.match()));
-        for (Match m : matches) {
-            if (m.arguments().isEmpty() || !m.tool(tool, a)) {
+        for (Match m : argumentMatches) {
+            if (!m.tool(tool, a)) {
                 continue;
             }
             for (Condition c : m.arguments()) {

@@ -1,9 +1,9 @@
 package dev.stretto.proxy.policy;
 
 /** The policy every reader must take as written, and mean what it says. */
-final class IssueExample {
+public final class IssueExample {
 
-    static final String JSON = """
+    public static final String JSON = """
             {"rules": [
                {"id": "no-moves", "tools": ["move_file"], "action": "hide"},
                {"id": "confined", "tools": ["*"], "arguments": {"/path": {"outside": "/srv/data"}},
@@ -14,7 +14,7 @@ final class IssueExample {
              "server_requests": {"sampling/createMessage": "deny"}}
             """;
 
-    static final String YAML = """
+    public static final String YAML = """
             # The same policy, in YAML.
             rules:
               - id: no-moves
