@@ -46,6 +46,17 @@ public final class Approvals {
     }
 
     /**
+     * Where the calls of the session logged at {@code sessionLog} wait: {@code
+     * <session>.approvals} beside it, which {@link #pending} also takes.
+     *
+     * @param sessionLog a session log ({@code <session>.jsonl})
+     * @return the directory, which exists only while a call waits
+     */
+    public static Path besideSessionLog(Path sessionLog) {
+        return ApprovalFiles.besideSessionLog(sessionLog);
+    }
+
+    /**
      * Every call that waits for approval in the sessions under {@code dir} (at any depth up to
      * eight directories down), oldest first. A call whose deadline has passed, or whose proxy
      * has gone, does not wait.
