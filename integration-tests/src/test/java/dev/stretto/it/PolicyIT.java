@@ -65,6 +65,20 @@ class PolicyIT {
         return names;
     }
 
+    /**
+     * The tools listed once {@code tool} is among them: server-everything registers its tools
+     * for the host's capabilities a moment after initialization, so it is asked again (a
+     * bounded number of round trips, ids from 100).
+     */
+    private static List<String> listedOnceThere(Host host, String tool) throws Exception {
+        List<String> tools = new ArrayList<>();
+        for (int id = 100; id < 200 && !tools.contains(tool); id++) {
+            host.send(Host.request(id, "tools/list", null));
+            tools = toolNames(host.response(id));
+        }
+        return tools;
+    }
+
     private static String text(JsonNode response) {
         return response.at("/result/content/0/text").asText();
     }
@@ -209,12 +223,7 @@ class PolicyIT {
             // Sampling and elicitation declared, so the server registers its tools for them (no-network
             // hides the sampling one).
             handshake(host, "{\"sampling\":{},\"elicitation\":{}}");
-            List<String> tools = new ArrayList<>();
-            // The server registers its capability-dependent tools a moment after initialization.
-            for (int id = 100; id < 200 && !tools.contains("trigger-elicitation-request"); id++) {
-                host.send(Host.request(id, "tools/list", null));
-                tools = toolNames(host.response(id));
-            }
+            List<String> tools = listedOnceThere(host, "trigger-elicitation-request");
             assertTrue(tools.containsAll(List.of("echo", "get-sum", "trigger-elicitation-request")), tools.toString());
             for (String network : List.of("gzip-file-as-resource", "trigger-sampling-request", "trigger-url-elicitation")) {
                 assertFalse(tools.contains(network), network + " (openWorldHint: true) is hidden: " + tools);
@@ -246,11 +255,7 @@ class PolicyIT {
         try (Proc p = proxy(sampling, logs2, List.of(HttpServers.referenceServer().toString()))) {
             Host host = new Host(p);
             handshake(host, "{\"sampling\":{}}");
-            List<String> tools = new ArrayList<>();
-            for (int id = 100; id < 200 && !tools.contains("trigger-sampling-request"); id++) {
-                host.send(Host.request(id, "tools/list", null));
-                tools = toolNames(host.response(id));
-            }
+            listedOnceThere(host, "trigger-sampling-request");
             host.send(Host.call(5, "trigger-sampling-request", "{\"prompt\":\"hi\",\"maxTokens\":10}"));
             List<JsonNode> seen = host.untilResponse(5);
             assertTrue(seen.stream().noneMatch(m -> Host.isMethod(m, "sampling/createMessage")),

@@ -110,34 +110,10 @@ public final class PolicyReader {
             throw new PolicyException(problems);
         }
         knownKeys(root, "", TOP, "a policy");
-        List<Rule> rules = new ArrayList<>();
         JsonNode r = root.get("rules");
-        if (r != null) {
-            if (!r.isArray()) {
-                atValue("/rules", "rules is a list of rules");
-            } else {
-                for (int i = 0; i < r.size(); i++) {
-                    Rule rule = rule(r.get(i), "/rules/" + i);
-                    if (rule != null) {
-                        rules.add(rule);
-                    }
-                }
-            }
-        }
-        List<Budget> budgets = new ArrayList<>();
+        List<Rule> rules = list(r, "/rules", "rules is a list of rules", this::rule);
         JsonNode b = root.get("budgets");
-        if (b != null) {
-            if (!b.isArray()) {
-                atValue("/budgets", "budgets is a list of budgets");
-            } else {
-                for (int i = 0; i < b.size(); i++) {
-                    Budget budget = budget(b.get(i), "/budgets/" + i);
-                    if (budget != null) {
-                        budgets.add(budget);
-                    }
-                }
-            }
-        }
+        List<Budget> budgets = list(b, "/budgets", "budgets is a list of budgets", this::budget);
         Pinning pinning = pinning(root.get("pinning"));
         Map<String, PolicyAction> serverRequests = serverRequests(root.get("server_requests"));
         Duration askTimeout = askTimeout(root.get("ask_timeout"));
@@ -152,6 +128,26 @@ public final class PolicyReader {
             throw new PolicyException(problems);
         }
         return new PolicyRules(source, root, rules, budgets, pinning, serverRequests, askTimeout);
+    }
+
+    /** The items of the list at {@code pointer} ({@code node}, null when absent), each read by {@code read}. */
+    private <T> List<T> list(JsonNode node, String pointer, String what, java.util.function.BiFunction<JsonNode, String,
+            T> read) {
+        List<T> out = new ArrayList<>();
+        if (node == null) {
+            return out;
+        }
+        if (!node.isArray()) {
+            atValue(pointer, what);
+            return out;
+        }
+        for (int i = 0; i < node.size(); i++) {
+            T item = read.apply(node.get(i), pointer + "/" + i);
+            if (item != null) {
+                out.add(item);
+            }
+        }
+        return out;
     }
 
     private void knownKeys(JsonNode object, String pointer, Set<String> known, String what) {

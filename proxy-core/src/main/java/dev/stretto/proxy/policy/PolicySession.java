@@ -160,53 +160,51 @@ public final class PolicySession {
      * the call goes to the server.
      */
     public Decision decide(String tool, JsonNode arguments, long nowMs) {
-        List<String> matched = new ArrayList<>();
-        PolicyAction action = PolicyAction.ALLOW;
-        String by = null;
-        String rule = null;
-        String reason = null;
+        Strictest v = new Strictest();
         List<String> parts = changed.get(tool);
         if (parts != null && policy.pinning() == Pinning.DENY) {
-            action = PolicyAction.DENY;
-            by = "policy pinning";
-            rule = "pinning";
-            reason = new Change(tool, parts).text() + ", so its calls are refused";
-            matched.add("pinning");
+            v.consider(PolicyAction.DENY, "policy pinning", "pinning",
+                    new Change(tool, parts).text() + ", so its calls are refused");
         }
         JsonNode a = annotations.get(tool);
         for (Rule r : policy.rules()) {
-            if (!r.match().call(tool, a, arguments)) {
-                continue;
-            }
-            matched.add(r.id());
-            if (r.action().stricterThan(action)) {
-                action = r.action();
-                by = "policy rule " + r.id();
-                rule = r.id();
-                reason = reason(r);
+            if (r.match().call(tool, a, arguments)) {
+                v.consider(r.action(), "policy rule " + r.id(), r.id(), reason(r));
             }
         }
         List<Budget> counts = new ArrayList<>();
-        if (!action.refuses()) {
+        if (!v.action.refuses()) {
             for (Budget b : policy.budgets()) {
                 if (!b.match().call(tool, a, arguments)) {
                     continue;
                 }
                 counts.add(b);
                 String over = over(b, tool, nowMs);
-                if (over == null) {
-                    continue;
-                }
-                matched.add(b.id());
-                if (b.action().stricterThan(action)) {
-                    action = b.action();
-                    by = "policy budget " + b.id();
-                    rule = b.id();
-                    reason = b.reason() != null ? b.reason() : over;
+                if (over != null) {
+                    v.consider(b.action(), "policy budget " + b.id(), b.id(), b.reason() != null ? b.reason() : over);
                 }
             }
         }
-        return new Decision(action, by, rule, reason, matched, counts);
+        return new Decision(v.action, v.by, v.rule, v.reason, v.matched, counts);
+    }
+
+    /** The verdict so far: every rule that matched, and the strictest (the first of equals). */
+    private static final class Strictest {
+        final List<String> matched = new ArrayList<>();
+        PolicyAction action = PolicyAction.ALLOW;
+        String by;
+        String rule;
+        String reason;
+
+        void consider(PolicyAction a, String who, String id, String why) {
+            matched.add(id);
+            if (a.stricterThan(action)) {
+                action = a;
+                by = who;
+                rule = id;
+                reason = why;
+            }
+        }
     }
 
     private static Decision allow(List<String> matched) {
