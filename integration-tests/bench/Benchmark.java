@@ -9,7 +9,8 @@
 // figure is the median of the rounds, and a comparison with the baseline is the median of the
 // rounds' own comparisons. The figures are printed as one table (with issue 9's targets beside
 // them) and written as JSON. Then a served flow is timed beside the passive proxy
-// (FlowTiming.java), `stretto learn` is timed, and sessions are run in this JVM as a Java agent
+// (FlowTiming.java), active mode's tool calls are timed with a 50-rule policy and without
+// (PolicyTiming.java), `stretto learn` is timed, and sessions are run in this JVM as a Java agent
 // harness runs them (InJvmSessions.java), and stretto console lists many sessions (ConsoleTiming.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
@@ -31,8 +32,8 @@ public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm",
-            "console");
+    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "policy", "learn",
+            "injvm", "console");
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
@@ -160,6 +161,9 @@ public class Benchmark {
         }
         if (options.parts().contains("flow")) {
             FlowTiming.run(root, options.rounds(), options.customers());
+        }
+        if (options.parts().contains("policy")) {
+            PolicyTiming.run(root, options.rounds(), options.pings(), options.warmUpPings());
         }
         if (options.parts().contains("learn")) {
             LearnTiming.run(root, options.learnSessions(), options.learnRounds());

@@ -34,6 +34,9 @@ final class ProxyArgs {
 
     private static final String RECORD_SYNC = "--record-sync";
 
+    /** The policy for any server: read when the session starts ({@code PolicySetup}). */
+    static final String POLICY = "--policy";
+
     /** Who answers the System-One questions of a flow's arbiter and of the judge. */
     private static final List<String> ORACLE_OPTIONS = List.of("--oracle", "--oracle-cache");
 
@@ -80,7 +83,7 @@ final class ProxyArgs {
 
     private static Set<String> withValue() {
         Set<String> names = new HashSet<>(Set.of("--record", "--domain", "--agent-model", "--retain-days",
-                "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", FlowArgs.TOOLS));
+                "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", FlowArgs.TOOLS, POLICY));
         names.addAll(FlowArgs.WITH_VALUE);
         names.addAll(JudgeArgs.WITH_VALUE);
         names.addAll(ORACLE_OPTIONS);
@@ -269,7 +272,9 @@ final class ProxyArgs {
         ProxyOptions.FlowChoice flow;
         JudgeSettings judge;
         ProxyOptions.OracleChoice oracle;
+        Path policy;
         try {
+            policy = path(values, POLICY);
             flow = FlowArgs.parse(values, flags.contains(FlowArgs.SHADOW), flowTools);
             judge = JudgeArgs.parse(values, flags);
             oracle = oracle(values, flow != null || judge != null);
@@ -278,7 +283,7 @@ final class ProxyArgs {
         }
         ProxyOptions.Active active = null;
         if (flags.contains("--guards") || flags.contains("--commit") || values.containsKey("--context") || flow != null
-                || judge != null) {
+                || judge != null || policy != null) {
             String domain = values.get("--domain");
             if (flags.contains("--guards") && domain == null) {
                 return new Invalid("--guards needs --domain (" + ActiveSettings.guardedDomainNames() + ")");
@@ -303,7 +308,7 @@ final class ProxyArgs {
                         + " the conversation holds");
             }
             active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, flow, judge,
-                    oracle);
+                    oracle, policy);
         }
         return new Run(new ProxyOptions(record, flags.contains(RECORD_SYNC), values.get("--domain"), values.get("--agent-model"), retainDays,
                 level, shutdownGrace, server, active));

@@ -5,6 +5,7 @@ import dev.stretto.proxy.HostEnvironment;
 import dev.stretto.proxy.Oracle;
 import dev.stretto.proxy.OracleMode;
 import dev.stretto.proxy.OracleSettings;
+import dev.stretto.proxy.Policy;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyMessages;
@@ -74,7 +75,7 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
-            Active mode (--guards, --commit, --context, --flow, --confirm-judge): the proxy
+            Active mode (--policy, --guards, --commit, --context, --flow, --confirm-judge): the proxy
             reads what crosses it and acts on it; every line it does not act on is still
             forwarded byte for byte.
 
@@ -137,6 +138,13 @@ public final class ProxyMain {
                                   how long the server may take to exit after the host
                                   closed stdin before it gets SIGTERM (default 2; SIGKILL
                                   follows 2 s later); raise it for servers with slow calls
+              --policy FILE       apply the policy in FILE (JSON, or YAML for .yaml/.yml) to
+                                  any server: rules that allow, log, ask a person
+                                  (stretto approve/deny), deny or hide tools by name, the
+                                  server's hints and the arguments; budgets; tools pinned
+                                  as first listed; the server's own requests
+                                  (docs/policy.md). A policy with a problem is a usage
+                                  error naming its file and line
               --guards            check each of the agent's tool calls against the policy
                                   guards of --domain (retail or airline) before the server
                                   sees it; a call a rule refuses never reaches the server,
@@ -404,6 +412,16 @@ public final class ProxyMain {
             config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
         ProxyOptions.Active a = options.active();
+        Policy policy = null;
+        if (a != null && a.policy() != null) {
+            try {
+                policy = PolicySetup.read(a.policy(), host);
+            } catch (PolicySetup.Failure e) {
+                e.lines().forEach(line -> messages.message(ProxyMessages.Level.ERROR, line));
+                messages.message(ProxyMessages.Level.ERROR, "try 'stretto-proxy --help'");
+                return USAGE;
+            }
+        }
         FlowSetup flow = null;
         if (a != null && a.flow() != null) {
             try {
@@ -436,7 +454,7 @@ public final class ProxyMain {
             }
         }
         if (a != null) {
-            config.active(activeSettings(options, flow, sessionOracle));
+            config.active(activeSettings(options, flow, sessionOracle, policy));
         }
         try (Oracle oracle = sessionOracle) {
             SessionResult result = Proxy.run(config.build(), in, out);
@@ -473,9 +491,9 @@ public final class ProxyMain {
     /**
      * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards,
      * and that the judge has the guards and the conversation), serving {@code flow} when it is
-     * given, both it and the judge asking {@code oracle}.
+     * given, both it and the judge asking {@code oracle}, and applying {@code policy} (null for none).
      */
-    private static ActiveSettings activeSettings(ProxyOptions options, FlowSetup flow, Oracle oracle) {
+    private static ActiveSettings activeSettings(ProxyOptions options, FlowSetup flow, Oracle oracle, Policy policy) {
         ProxyOptions.Active a = options.active();
         ActiveSettings.Builder mode = ActiveSettings.builder().commit(a.commit());
         if (a.guards()) {
@@ -492,6 +510,9 @@ public final class ProxyMain {
         }
         if (oracle != null) {
             mode.oracle(oracle);
+        }
+        if (policy != null) {
+            mode.policy(policy);
         }
         return mode.build();
     }

@@ -2,7 +2,9 @@ package dev.stretto.proxy;
 
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.active.ToolPolicy;
 import dev.stretto.proxy.flow.FlowLog;
+import dev.stretto.proxy.policy.ApprovalFiles;
 import dev.stretto.proxy.io.IoMessages;
 import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.record.LogFileSink;
@@ -113,6 +115,19 @@ final class ProxySession {
         }
         if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() == null && logPath != null) {
             activeMode = activeMode.withJudge(activeMode.judge().withLog(ConfirmLog.besideSessionLog(logPath)));
+        }
+        // A policy's asks wait beside the session log; unrecorded, under ~/.stretto/approvals.
+        if (activeMode != null && activeMode.toolPolicy() != null) {
+            ToolPolicy policy = activeMode.toolPolicy();
+            if (policy.approvals() == null) {
+                Path home = config.host().home();
+                policy = policy.withApprovals(logPath != null ? ApprovalFiles.besideSessionLog(logPath)
+                        : home == null ? null : ApprovalFiles.ofUnrecorded(home, sessionId));
+                activeMode = activeMode.withToolPolicy(policy);
+            }
+            Logger.info("applying the policy {}{}", policy.rules().source(), !policy.rules().asks() ? ""
+                    : policy.approvals() == null ? "; no place for approvals is known, so its asks refuse"
+                    : "; the calls it asks about wait in " + policy.approvals());
         }
 
         LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null
