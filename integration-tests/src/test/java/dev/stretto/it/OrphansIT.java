@@ -22,8 +22,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * stdout, is ended with the server however the session ends, and neither it nor a host that
  * stopped reading keeps the proxy from exiting with the server's status.
  *
- * <p>The proxy makes itself a child subreaper off its start-up path; each test lets the server
- * leave its process behind only once the proxy has said (at debug level) that it is one.
+ * <p>The proxy makes itself a child subreaper off its start-up path, once the server has
+ * answered (or a second after its start). Most tests here let the server leave its process
+ * behind once the proxy has said (at debug level) that it is one; the first two leave it
+ * before, in the server's first instant, and end the session at once.
  */
 class OrphansIT {
     /** A server whose shell leaves {@code sleep} behind, holding the server's stdout, and says its pid. */
@@ -54,6 +56,40 @@ class OrphansIT {
 
     private void assertOrphanGone() {
         assertFalse(ShutdownLadderIT.running(orphan), "the server's background sleep outlived the proxy");
+    }
+
+    /** Where a server that prints nothing writes its background sleep's pid. */
+    private Path pidFile() {
+        return logs.resolve("orphan.pid");
+    }
+
+    // Read once the proxy has exited (the shell wrote it before it went on).
+    private void sleepStartedAccordingToTheFile() throws Exception {
+        orphan = Long.parseLong(Files.readString(pidFile()).trim());
+        orphanHandle = ProcessHandle.of(orphan).orElse(null);
+    }
+
+    @Test
+    void aBackgroundProcessStartedInTheServersFirstInstantEndsWhenTheHostClosesStdinAtOnce() throws Exception {
+        // cat writes nothing and ends at the host's first move: the session is over long before
+        // the proxy would be a child subreaper, and sleep went to init when cat exited.
+        try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", "sleep 300 & echo $! > '" + pidFile() + "'; exec cat")) {
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), "cat's status, once its background sleep is ended; stderr:\n" + p.stderr());
+            sleepStartedAccordingToTheFile();
+            assertOrphanGone();
+        }
+    }
+
+    @Test
+    void aBackgroundProcessOfAServerThatExitsInItsFirstInstantEndsWithIt() throws Exception {
+        // The host keeps stdin open; the shell exits at once, and its sleep (holding the
+        // server's stdout) goes to init.
+        try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", "sleep 300 & echo $! > '" + pidFile() + "'; exit 3")) {
+            assertEquals(3, p.waitFor(), "the shell's status; stderr:\n" + p.stderr());
+            sleepStartedAccordingToTheFile();
+            assertOrphanGone();
+        }
     }
 
     @Test

@@ -22,7 +22,9 @@ import dev.stretto.proxy.upstream.ChildReaper;
  * program's own child processes, and those of other sessions, are never signalled; a process
  * of the server's that clears its environment before it detaches is not found (it outlives
  * the session, as without a subreaper). The server's descendants seen while it runs are
- * ended with it, marked or not.
+ * ended with it, marked or not. For a server started before {@link #enable()} returned, what
+ * it left behind until then went to init: the session finds it by the mark among every
+ * process of the JVM's user ({@code /proc/<pid>/environ}) when it ends the server's tree.
  *
  * <p>Orphans re-parented to the JVM stay zombies after they exit until someone waits for
  * them; the JDK waits only for the processes it started (and collects their exit status at
