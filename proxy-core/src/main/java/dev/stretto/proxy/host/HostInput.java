@@ -2,6 +2,7 @@ package dev.stretto.proxy.host;
 
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineReader;
+import dev.stretto.proxy.io.Newlines;
 import dev.stretto.proxy.logging.Logger;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,11 +16,13 @@ import java.util.concurrent.TimeUnit;
  * {@link #take()} from the queue this thread fills can, so a session can end while the host
  * still holds its input open.
  *
- * <p>Two ways to use it, chosen by the first call. {@link #take()} (active mode: the actor's
+ * <p>Three ways to use it, chosen by the first call. {@link #take()} (active mode: the actor's
  * pump) gets every line through the queue. {@link #forwardTo} (passive mode) has the reader
- * thread pass each line on itself, as soon as it is read, with no other thread in between; only
- * the end of the input (or a failure to pass a line on) goes through the queue, for the
- * session's scope to act on. The thread starts with that first call.
+ * thread pass each line on itself, as soon as it is read, with no other thread in between;
+ * {@link #copyTo} (passive mode, nothing recorded) has it pass on the bytes of each read as they
+ * are, lines or parts of lines, into a buffer of {@value #COPY_BUFFER} bytes. With either of
+ * those only the end of the input (or a failure to pass something on) goes through the queue,
+ * for the session's scope to act on. The thread starts with that first call.
  *
  * <p>Queue policy: bounded ({@value #CAPACITY} lines); when full, the reader stops reading,
  * which in turn makes the host wait. After {@link #close()} the reader thread stops as soon
@@ -27,6 +30,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HostInput implements AutoCloseable {
     static final int CAPACITY = 16;
+
+    /** How many bytes {@link #copyTo} reads at most at a time. */
+    static final int COPY_BUFFER = 128 * 1024;
 
     /** What the reader found next. */
     public sealed interface Read {
@@ -61,6 +67,19 @@ public final class HostInput implements AutoCloseable {
         boolean line(Line line, boolean more) throws Exception;
     }
 
+    /** Where the reader thread passes the host's bytes in passive mode when nothing is recorded. */
+    @FunctionalInterface
+    public interface Copy {
+        /**
+         * Passes on {@code length} bytes of {@code bytes} from {@code offset}, exactly as read,
+         * in which {@code lines} lines end (their newlines; at the end of the input, a last line
+         * without one is passed as no bytes and one line).
+         *
+         * @return false when the session takes no more
+         */
+        boolean bytes(byte[] bytes, int offset, int length, int lines) throws Exception;
+    }
+
     private final InputStream in;
     private final String threadName;
     private final BlockingQueue<Read> queue = new ArrayBlockingQueue<>(CAPACITY);
@@ -90,10 +109,57 @@ public final class HostInput implements AutoCloseable {
         startThread(forward);
     }
 
-    private synchronized void startThread(Forward forward) {
+    /**
+     * Passive mode, nothing recorded: the reader thread passes the bytes of every read to
+     * {@code copy} as they are; {@link #take()} then gets only the end of the input, or the
+     * failure that stopped it.
+     */
+    public void copyTo(Copy copy) {
+        startReading(() -> copyAll(copy));
+    }
+
+    private void startThread(Forward forward) {
+        startReading(() -> readAll(forward));
+    }
+
+    private synchronized void startReading(Runnable reading) {
         if (!started) {
             started = true;
-            Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(() -> readAll(forward)));
+            Thread.ofPlatform().daemon().name(threadName).start(Logger.carry(reading));
+        }
+    }
+
+    private void copyAll(Copy copy) {
+        byte[] buf = new byte[COPY_BUFFER];
+        // Whether the bytes passed on so far end inside a line.
+        boolean inLine = false;
+        try {
+            int n;
+            while (!closed && (n = in.read(buf)) >= 0) {
+                if (n == 0) {
+                    continue;
+                }
+                inLine = buf[n - 1] != '\n';
+                if (!copied(copy, buf, n, Newlines.count(buf, 0, n))) {
+                    return;
+                }
+            }
+            if (!closed && inLine && !copied(copy, buf, 0, 1)) {
+                return;
+            }
+            hand(new End(null));
+        } catch (IOException e) {
+            hand(new End(e));
+        }
+    }
+
+    // As passOn, for bytes.
+    private boolean copied(Copy copy, byte[] buf, int length, int lines) {
+        try {
+            return copy.bytes(buf, 0, length, lines);
+        } catch (Exception e) {
+            hand(new Failed(e));
+            return false;
         }
     }
 
