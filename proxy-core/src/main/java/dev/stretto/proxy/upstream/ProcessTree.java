@@ -15,9 +15,8 @@ import dev.stretto.proxy.logging.Logger;
  * A child process and every descendant seen while it ran, and the processes the server left
  * behind when their parent exited, known by the server's mark (see {@link ChildReaper}): those
  * re-parented to this JVM once it is a child subreaper, and, for a server started before it
- * was one, those re-parented to init meanwhile, found by a look at every process (so nothing
- * the server started outlives the session, from its first instant, though the proxy becomes a
- * child subreaper only later). Descendants are remembered when they are signalled, because
+ * was one (or when it never is, as in the CLI), those re-parented to init, found by a look at
+ * every process: so nothing the server started outlives the session, from its first instant. Descendants are remembered when they are signalled, because
  * once the child is gone its orphans can no longer be found through it; ending the tree
  * forcibly then still reaches them. Thread-safe.
  *
