@@ -11,21 +11,22 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The host's input, read line by line on a daemon thread of its own, outside the session's
- * scope: a blocking read of a pipe cannot be cancelled by interrupting its thread, but a
- * {@link #take()} from the queue this thread fills can, so a session can end while the host
- * still holds its input open.
+ * The host's input, read on a daemon thread of its own, outside the session's scope, which
+ * passes on what it reads itself: a blocking read of a pipe cannot be cancelled by
+ * interrupting its thread, but a {@link #take()} from the queue this thread fills can, so a
+ * session can end while the host still holds its input open.
  *
- * <p>Three ways to use it, chosen by the first call. {@link #take()} (active mode: the actor's
- * pump) gets every line through the queue. {@link #forwardTo} (passive mode) has the reader
- * thread pass each line on itself, as soon as it is read, with no other thread in between;
- * {@link #copyTo} (passive mode, nothing recorded) has it pass on the bytes of each read as they
- * are, lines or parts of lines, into a buffer of {@value #COPY_BUFFER} bytes. With either of
- * those only the end of the input (or a failure to pass something on) goes through the queue,
- * for the session's scope to act on. The thread starts with that first call.
+ * <p>Two ways to pass the host's input on, chosen by the first call, which starts the thread.
+ * {@link #forwardTo} has the reader thread pass each line on as soon as it is read (passive
+ * mode: recorded and sent to the server; active mode: posted to the actor), with no other
+ * thread in between; {@link #copyTo} (passive mode, nothing recorded) has it pass on the bytes
+ * of each read as they are, lines or parts of lines, into a buffer of {@value #COPY_BUFFER}
+ * bytes. Only the end of the input (or a failure to pass something on) goes through the queue,
+ * for the session's scope to act on ({@link #take()}).
  *
- * <p>Queue policy: bounded ({@value #CAPACITY} lines); when full, the reader stops reading,
- * which in turn makes the host wait. After {@link #close()} the reader thread stops as soon
+ * <p>Backpressure: the reader waits in whatever it passes a line to (a full log queue, the
+ * server's pipe, the actor's mailbox), which in turn makes the host wait. The queue holds at
+ * most {@value #CAPACITY} items (it gets one). After {@link #close()} the reader thread stops as soon
  * as its current read returns; a read that never returns keeps that one daemon thread.
  */
 public final class HostInput implements AutoCloseable {
@@ -36,10 +37,6 @@ public final class HostInput implements AutoCloseable {
 
     /** What the reader found next. */
     public sealed interface Read {
-    }
-
-    /** A line from the host. */
-    public record Got(Line line) implements Read {
     }
 
     /**
@@ -54,11 +51,11 @@ public final class HostInput implements AutoCloseable {
     public record Failed(Exception failure) implements Read {
     }
 
-    /** Where the reader thread passes each line in passive mode. */
+    /** Where the reader thread passes each line. */
     @FunctionalInterface
     public interface Forward {
         /**
-         * Passes one line on (records it, then sends it to the server).
+         * Passes one line on (passive mode: records it, then sends it to the server).
          *
          * @param more whether another whole line is already read and follows at once: the
          *             line need not be flushed to the server yet
@@ -102,11 +99,11 @@ public final class HostInput implements AutoCloseable {
     }
 
     /**
-     * Passive mode: the reader thread passes every line to {@code forward} as it reads it;
-     * {@link #take()} then gets only the end of the input, or the failure that stopped it.
+     * The reader thread passes every line to {@code forward} as it reads it; {@link #take()}
+     * gets the end of the input, or the failure that stopped it.
      */
     public void forwardTo(Forward forward) {
-        startThread(forward);
+        startReading(() -> readAll(forward));
     }
 
     /**
@@ -116,10 +113,6 @@ public final class HostInput implements AutoCloseable {
      */
     public void copyTo(Copy copy) {
         startReading(() -> copyAll(copy));
-    }
-
-    private void startThread(Forward forward) {
-        startReading(() -> readAll(forward));
     }
 
     private synchronized void startReading(Runnable reading) {
@@ -168,11 +161,7 @@ public final class HostInput implements AutoCloseable {
         try {
             Line line;
             while (!closed && (line = reader.next()) != null) {
-                if (forward == null) {
-                    if (!hand(new Got(line))) {
-                        return;
-                    }
-                } else if (!passOn(forward, line, reader.hasBufferedLine())) {
+                if (!passOn(forward, line, reader.hasBufferedLine())) {
                     return;
                 }
             }
@@ -207,9 +196,11 @@ public final class HostInput implements AutoCloseable {
         return false;
     }
 
-    /** The next line or the end; waits until there is one. Interruptible. */
+    /**
+     * The end of the input, or the failure that stopped the reader ({@link #forwardTo} or
+     * {@link #copyTo} started it); waits until there is one. Interruptible.
+     */
     public Read take() throws InterruptedException {
-        startThread(null);
         Read read = queue.take();
         if (read instanceof End) {
             ended = true;
