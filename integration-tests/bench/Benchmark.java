@@ -11,8 +11,9 @@
 // of the rounds' own comparisons. The figures are printed as one table with the project's targets
 // beside them, then each target with the figure that meets it or not (with --against, another
 // build's figure beside it, measured in the same rounds), and written as JSON. Then a served flow
-// is timed beside the passive proxy (FlowTiming.java), `stretto learn` is timed, and sessions are
-// run in this JVM as a Java agent harness runs them (InJvmSessions.java).
+// is timed beside the passive proxy (FlowTiming.java), `stretto learn` is timed, sessions are run
+// in this JVM as a Java agent harness runs them (InJvmSessions.java), and stretto console lists
+// many sessions (ConsoleTiming.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
 // and asserts nothing about speed: CI runs it so that the harness never rots.
@@ -33,12 +34,14 @@ public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm");
+    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm",
+            "console");
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
                    long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path dist, Path json,
-                   int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen) {
+                   int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen,
+                   int consoleSessions) {
 
         static Options parse(Path root, List<String> args) {
             boolean quick = args.contains("--quick");
@@ -56,6 +59,7 @@ public class Benchmark {
             int learnRounds = quick ? 1 : 3;
             int injvmSessions = quick ? 20 : 2000;
             int injvmOpen = quick ? 20 : 1000;
+            int consoleSessions = quick ? 120 : 10_000;
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
                 if (a.equals("--quick")) {
@@ -89,6 +93,7 @@ public class Benchmark {
                     case "--learn-rounds" -> learnRounds = positive(a, value);
                     case "--injvm-sessions" -> injvmSessions = positive(a, value);
                     case "--injvm-open" -> injvmOpen = positive(a, value);
+                    case "--console-sessions" -> consoleSessions = positive(a, value);
                     default -> throw new IllegalArgumentException("unknown option " + a + " (bin/bench --help)");
                 }
             }
@@ -100,7 +105,7 @@ public class Benchmark {
             }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
                     100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, dist, json, customers, learnSessions,
-                    learnRounds, injvmSessions, injvmOpen);
+                    learnRounds, injvmSessions, injvmOpen, consoleSessions);
         }
 
         private static int positive(String option, String value) {
@@ -164,6 +169,9 @@ public class Benchmark {
         }
         if (options.parts().contains("injvm")) {
             InJvmSessions.run(options.injvmSessions(), options.injvmOpen(), !options.quick());
+        }
+        if (options.parts().contains("console")) {
+            ConsoleTiming.run(root, options.consoleSessions(), options.quick() ? 2 : 11);
         }
     }
 
