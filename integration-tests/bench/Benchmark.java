@@ -1,17 +1,20 @@
-// The benchmark behind the README's performance section. Run it with bin/bench (bin/bench --help).
+// The benchmark behind docs/performance.md. Run it with bin/bench (bin/bench --help).
 //
 // What a user of a proxy compares: the same work done against the server directly (the
-// baseline) and through stretto-proxy in front of it, passive, recording (also with --record-sync, each line on disk before it is forwarded) and in active mode.
-// Two servers serve as baselines: stretto-mcp-demo driven over its pipes (start-up, round trips,
-// parallel calls, idle memory) and cat, the pipe's own limit (throughput of 1 KiB and 1 MiB lines,
-// one 64 MiB line). Every round runs every setup of a scenario one after the other, in an order
-// that rotates from round to round, so that the machine's drift falls on all of them alike; each
-// figure is the median of the rounds, and a comparison with the baseline is the median of the
-// rounds' own comparisons. The figures are printed as one table (with issue 9's targets beside
-// them) and written as JSON. Then a served flow is timed beside the passive proxy
-// (FlowTiming.java), active mode's tool calls are timed with a 50-rule policy and without
-// (PolicyTiming.java), `stretto learn` is timed, and sessions are run in this JVM as a Java agent
-// harness runs them (InJvmSessions.java), and stretto console lists many sessions (ConsoleTiming.java).
+// baseline) and through stretto-proxy in front of it: passive (without --record: nothing is
+// logged), recording (also with --record-sync, each line on disk before it is forwarded) and in
+// active mode. Two servers serve as baselines: stretto-mcp-demo driven over its pipes (start-up,
+// round trips, parallel calls, idle memory) and cat, the pipe's own limit (throughput of 1 KiB and
+// 1 MiB lines, one 64 MiB line). Every round runs every setup of a scenario one after the other,
+// in an order that rotates from round to round, so that the machine's drift falls on all of them
+// alike; each figure is the median of the rounds, and a comparison with the baseline is the median
+// of the rounds' own comparisons. The figures are printed as one table with the project's targets
+// beside them, then each target with the figure that meets it or not (with --against, another
+// build's figure beside it, measured in the same rounds), and written as JSON. Then a served flow
+// is timed beside the passive proxy (FlowTiming.java), active mode's tool calls are timed with a
+// 50-rule policy and without (PolicyTiming.java), `stretto learn` is timed, sessions are run in
+// this JVM as a Java agent harness runs them (InJvmSessions.java), and stretto console lists many
+// sessions (ConsoleTiming.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
 // and asserts nothing about speed: CI runs it so that the harness never rots.

@@ -25,8 +25,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -52,12 +50,6 @@ public final class ProxyMain {
 
     /** Exit status when the proxy itself fails. */
     static final int PROXY_FAILED = 125;
-
-    /** How often the processes the server left behind that have exited are reaped. */
-    static final Duration REAP_INTERVAL = Duration.ofSeconds(5);
-
-    /** How long after the server's start the proxy makes itself a subreaper at the latest. */
-    static final Duration REAPER_DELAY_MAX = Duration.ofSeconds(1);
 
     /**
      * How long the end of the command waits for its messages while stderr takes none: a host
@@ -273,39 +265,10 @@ public final class ProxyMain {
         // Keep the real stdout for the protocol only; anything else that prints to
         // System.out (a library, by mistake) ends up on stderr instead.
         PrintStream textOut = System.out;
-        CountDownLatch hostAnswered = new CountDownLatch(1);
-        OutputStream protocolOut = new FirstWriteSignal(new FileOutputStream(FileDescriptor.out), hostAnswered);
         System.setOut(System.err);
         SignalShutdown shutdown = SignalShutdown.install(Thread.currentThread());
-        // The proxy is the only program in this process, so it may make it a child subreaper.
-        // Off the start-up path, on a thread of its own. The setting only matters once a process
-        // of the server's loses its parent, and the FFM linker it needs takes tens of ms of
-        // processor to start (measured: about 100 ms more to the server's first answer on 2 busy
-        // cores when it ran beside the server's own start-up), so it waits for the server's first
-        // answer to reach the host, or REAPER_DELAY_MAX after the server's start at the latest.
-        Subreaper subreaper = new Subreaper();
-        Consumer<ProxyMessages> startReaper = messages -> {
-            shutdown.messages(messages);
-            CountDownLatch serverStarted = new CountDownLatch(1);
-            subreaper.afterFirstStart(serverStarted::countDown);
-            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> Proxy.runWith(messages, () -> {
-                try {
-                    serverStarted.await();
-                    hostAnswered.await(REAPER_DELAY_MAX.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                keepReaping(subreaper);
-            }));
-        };
-        int status;
-        try {
-            status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
-                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper, startReaper);
-        } finally {
-            shutdown.sessionEnded();
-        }
-        textOut.flush();
+        int status = command(args, shutdown, new FileInputStream(FileDescriptor.in),
+                new FileOutputStream(FileDescriptor.out), textOut);
         if (shutdown.signalled()) {
             // The JVM is shutting down already and exits with 128 + the signal's number.
             return;
@@ -314,21 +277,25 @@ public final class ProxyMain {
     }
 
     /**
-     * Makes the process a child subreaper, then reaps, every {@link #REAP_INTERVAL}, the
-     * processes the server left behind that have exited since: no zombies pile up in a long
-     * session. Runs on a daemon thread for the life of the process.
+     * The command as {@link #main} runs it, short of the exit: {@code shutdown} is the signals'
+     * hook for this thread's session; returns the exit status.
      */
-    private static void keepReaping(Subreaper subreaper) {
-        if (!subreaper.enable()) {
-            return;
-        }
+    static int command(String[] args, SignalShutdown shutdown, InputStream in, OutputStream out,
+                       PrintStream textOut) {
+        // The server is started through a Subreaper that is never enabled: the server is marked
+        // (STRETTO_SERVER_TREE), and whatever it leaves behind is found by that mark among every
+        // process when the session ends the server's tree. The proxy does not make itself a child
+        // subreaper: prctl needs the FFM linker, whose start-up cost about 200 ms of processor and
+        // 12 MB of resident memory (measured), while the mark finds the same processes from the
+        // server's first instant.
+        Subreaper subreaper = new Subreaper();
         try {
-            while (true) {
-                Thread.sleep(REAP_INTERVAL);
-                subreaper.reapOrphans();
-            }
-        } catch (InterruptedException e) {
-            // Nobody interrupts it; the JVM's exit ends it.
+            return run(args, System.getenv(), in, out, textOut,
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper,
+                    shutdown::messages);
+        } finally {
+            shutdown.sessionEnded();
+            textOut.flush();
         }
     }
 

@@ -6,6 +6,7 @@ import dev.stretto.proxy.logging.Logger;
 import dev.stretto.proxy.oauth.UpstreamAuth;
 import dev.stretto.proxy.redact.Secrets;
 import dev.stretto.proxy.scope.Interruptions;
+import dev.stretto.proxy.scope.VirtualThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -66,7 +67,7 @@ final class McpHttp {
         this.timeout = timeout;
         this.state = state;
         this.reachability = reachability;
-        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("stretto-http-io-", 0).factory());
+        this.executor = Executors.newThreadPerTaskExecutor(VirtualThreads.named("stretto-http-io-"));
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(timeout)
