@@ -9,6 +9,7 @@
 module dev.stretto.proxy {
     requires transitive dev.stretto.trace;
     requires java.net.http;
+    requires jdk.httpserver;
 
     exports dev.stretto.proxy;
     exports dev.stretto.proxy.share;
