@@ -10,7 +10,7 @@
 // rounds' own comparisons. The figures are printed as one table (with issue 9's targets beside
 // them) and written as JSON. Then a served flow is timed beside the passive proxy
 // (FlowTiming.java), `stretto learn` is timed, and sessions are run in this JVM as a Java agent
-// harness runs them (InJvmSessions.java).
+// harness runs them (InJvmSessions.java), and stretto console lists many sessions (ConsoleTiming.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
 // and asserts nothing about speed: CI runs it so that the harness never rots.
@@ -31,12 +31,14 @@ public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm");
+    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm",
+            "console");
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
                    long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path dist, Path json,
-                   int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen) {
+                   int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen,
+                   int consoleSessions) {
 
         static Options parse(Path root, List<String> args) {
             boolean quick = args.contains("--quick");
@@ -54,6 +56,7 @@ public class Benchmark {
             int learnRounds = quick ? 1 : 3;
             int injvmSessions = quick ? 20 : 2000;
             int injvmOpen = quick ? 20 : 1000;
+            int consoleSessions = quick ? 120 : 10_000;
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
                 if (a.equals("--quick")) {
@@ -87,6 +90,7 @@ public class Benchmark {
                     case "--learn-rounds" -> learnRounds = positive(a, value);
                     case "--injvm-sessions" -> injvmSessions = positive(a, value);
                     case "--injvm-open" -> injvmOpen = positive(a, value);
+                    case "--console-sessions" -> consoleSessions = positive(a, value);
                     default -> throw new IllegalArgumentException("unknown option " + a + " (bin/bench --help)");
                 }
             }
@@ -98,7 +102,7 @@ public class Benchmark {
             }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
                     100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, dist, json, customers, learnSessions,
-                    learnRounds, injvmSessions, injvmOpen);
+                    learnRounds, injvmSessions, injvmOpen, consoleSessions);
         }
 
         private static int positive(String option, String value) {
@@ -162,6 +166,9 @@ public class Benchmark {
         }
         if (options.parts().contains("injvm")) {
             InJvmSessions.run(options.injvmSessions(), options.injvmOpen(), !options.quick());
+        }
+        if (options.parts().contains("console")) {
+            ConsoleTiming.run(root, options.consoleSessions(), options.quick() ? 2 : 11);
         }
     }
 

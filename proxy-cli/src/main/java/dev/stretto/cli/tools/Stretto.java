@@ -70,7 +70,11 @@ public final class Stretto {
                                    into the host's file; --wrap and --unwrap rewrite the
                                    servers a host's file has (see init --help)
               show LOG             print a session as a timeline: the conversation, each
-                                   turn with its calls, results and timings
+                                   turn with its calls, results and timings (--html: the
+                                   console's page of it, as one self-contained file)
+              console [DIR...]     serve every recorded session in a browser, on 127.0.0.1:
+                                   filter the list, follow a session as a timeline, see the
+                                   flows and the guards' verdicts (see console --help)
               episode LOG|DIR...   print the sessions' episodes as JSON lines
               manifest LOG|DIR     print the tools the sessions listed, as a manifest file
               sessions DIR         list the sessions under DIR as a table
@@ -107,12 +111,12 @@ public final class Stretto {
               stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
             show, episode, manifest, sessions and guards exit as below; init, learn,
-            promote, redact, export-answers, import-answers, flow, flow-show and evaluate say
-            how in their --help.
+            promote, redact, export-answers, import-answers, flow, flow-show, evaluate and
+            console say how in their --help.
             """ + EXIT_CODES;
 
     private static final String SHOW_HELP = """
-            Usage: stretto show [--json] LOG
+            Usage: stretto show [--json | --html] LOG
 
             Prints one session as a timeline: what the user and the assistant said (when the
             proxy was given the conversation with --context), and each inferred LLM turn with
@@ -136,6 +140,11 @@ public final class Stretto {
 
             Options:
               --json       print the session's episode (JSON) instead
+              --html       print the session as the console's page instead: one HTML file
+                           with everything in it (the timeline, every call's arguments and
+                           result, the flow's runs, the judge's verdicts, the timings, each
+                           item's log line), which loads nothing from anywhere, to attach to
+                           a bug report: stretto show --html LOG > session.html
               -h, --help   show this help
 
             """ + EXIT_CODES;
@@ -308,6 +317,9 @@ public final class Stretto {
             if (args.length > 0 && args[0].equals(RedactCli.COMMAND)) {
                 return RedactCli.run(args, out, err, env);
             }
+            if (args.length > 0 && args[0].equals(ConsoleCli.COMMAND)) {
+                return ConsoleCli.run(args, out, err, env);
+            }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {
             err.println(e.line());
@@ -368,11 +380,17 @@ public final class Stretto {
                 return EXIT_OK;
             }
             case "show" -> {
-                Args a = Args.parse(command, args, 1, Set.of("--json", "--help", "-h"), Set.of());
+                Args a = Args.parse(command, args, 1, Set.of("--json", "--html", "--help", "-h"), Set.of());
                 if (helpAsked(a, out, SHOW_HELP)) {
                     return EXIT_OK;
                 }
                 Path log = single(command, a, "LOG");
+                if (a.has("--html")) {
+                    if (a.has("--json")) {
+                        throw new UsageException(command, "--json and --html print different things; give one");
+                    }
+                    return ShowHtml.print(log, files, out, err, new ConsoleEngine());
+                }
                 Timeline timeline = Timeline.of(files.read(log));
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());

@@ -88,7 +88,7 @@ final class TimelinePrinter {
         }
         int byCommit = 0;
         for (Timeline.Turn t : tl.turns()) {
-            byCommit += (int) t.calls().stream().filter(c -> madeByCommit(t, c)).count();
+            byCommit += (int) t.calls().stream().filter(c -> t.commitOf(c) != null).count();
         }
         int lookups = (int) tl.calls().stream().filter(Timeline.Call::isLookup).count() - byCommit;
         List<String> own = new ArrayList<>();
@@ -162,7 +162,7 @@ final class TimelinePrinter {
             }
             if (c.isCommit()) {
                 line.append("  ").append(style.cyan("COMMIT"));
-            } else if (madeByCommit(turn, c)) {
+            } else if (turn.commitOf(c) != null) {
                 line.append("  ").append(style.cyan("BY COMMIT"));
             } else if (c.isLookup()) {
                 line.append("  ").append(style.yellow("LOOKUP"));
@@ -198,22 +198,6 @@ final class TimelinePrinter {
                 flows.printRun(followed.poll(), prefix, "flow ");
             }
         }
-    }
-
-    /** Whether {@code c} is a call the proxy made for a stretto_commit of its turn still running then. */
-    private static boolean madeByCommit(Timeline.Turn turn, Timeline.Call c) {
-        if (!c.isLookup()) {
-            return false;
-        }
-        for (Timeline.Call k : turn.calls()) {
-            if (k == c) {
-                return false;
-            }
-            if (k.isCommit() && k.sentMs() <= c.sentMs() && (k.result() == null || k.result().tMs() >= c.sentMs())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private String time(long tMs) {
