@@ -15,6 +15,9 @@ final class Exchanges {
     /** JSON-RPC error code for an unknown or ended session, as the TypeScript SDK's servers use it. */
     static final int SESSION_NOT_FOUND = -32001;
 
+    /** How much of a body over the limit is read all the same before the 413. */
+    private static final long DRAINED = 1 << 20;
+
     private Exchanges() {
     }
 
@@ -100,6 +103,11 @@ final class Exchanges {
                 throw new Refused(400, "Bad Request: Content-Length is not a number");
             }
             if (length > max) {
+                // Read what is not much more, so that the client, still sending, gets the answer
+                // rather than a reset connection; a body far too large is cut off.
+                if (length <= max + DRAINED) {
+                    exchange.getRequestBody().transferTo(OutputStream.nullOutputStream());
+                }
                 throw tooLarge(max);
             }
         }

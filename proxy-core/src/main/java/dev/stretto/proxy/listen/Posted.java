@@ -129,7 +129,7 @@ record Posted(List<Message> messages, boolean batch) {
         }
         JsonNode method = node.get("method");
         JsonNode id = node.get("id");
-        if (id != null && !(id.isTextual() || id.isNumber())) {
+        if (id != null && !(id.isTextual() || finite(id))) {
             throw new NotMessage("an id must be a string or a number");
         }
         String idText = id == null ? null : id.toString();
@@ -158,10 +158,15 @@ record Posted(List<Message> messages, boolean batch) {
 
     /** The key of a progress token (a string or a number), or null for none. */
     static String keyOf(JsonNode token) {
-        return token == null || !(token.isTextual() || token.isNumber()) ? null : flightOf(token);
+        return flightOf(token);
     }
 
     private static String flightOf(JsonNode id) {
-        return id == null || !(id.isTextual() || id.isNumber()) ? null : FlightKeys.of(id);
+        return id == null || !(id.isTextual() || finite(id)) ? null : FlightKeys.of(id);
+    }
+
+    // 1e999 reads as infinity, which no JSON can say back.
+    private static boolean finite(JsonNode n) {
+        return n.isNumber() && (!n.isFloatingPointNumber() || Double.isFinite(n.doubleValue()));
     }
 }
