@@ -119,9 +119,6 @@ final class Outbox {
     record Opened(Stream stream, Attachment attachment) {
     }
 
-    private record Flight(String key, String id, Stream stream, String progress, boolean initialize) {
-    }
-
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition room = lock.newCondition();
     private final int maxStreams;
@@ -130,8 +127,7 @@ final class Outbox {
     private final Map<Integer, Stream> streams = new HashMap<>();
     private final ArrayDeque<Event> kept = new ArrayDeque<>();
     private long keptBytes;
-    private final LinkedHashMap<String, Flight> flights = new LinkedHashMap<>();
-    private final Map<String, Flight> byProgress = new HashMap<>();
+    private final Flights flights = new Flights();
     private final Stream standalone;
     private int nextStream = 1;
     private int open;
@@ -170,7 +166,7 @@ final class Outbox {
             }
             List<String> keys = new ArrayList<>();
             for (Posted.Message r : requests) {
-                if (flights.containsKey(r.key()) || keys.contains(r.key())) {
+                if (flights.holds(r.key()) || keys.contains(r.key())) {
                     throw new Refused(400, "Bad Request: a request with id " + r.id()
                             + " is still waiting for its answer in this session");
                 }
@@ -183,11 +179,7 @@ final class Outbox {
             Stream stream = new Stream(nextStream++, sse, lock.newCondition());
             streams.put(stream.number, stream);
             for (Posted.Message r : requests) {
-                Flight f = new Flight(r.key(), r.id(), stream, r.progress(), r.isInitialize());
-                flights.put(r.key(), f);
-                if (r.progress() != null) {
-                    byProgress.put(r.progress(), f);
-                }
+                flights.add(new Flights.Flight(r.key(), r.id(), stream, r.progress(), r.isInitialize()));
                 stream.pending++;
                 if (!sse) {
                     stream.answers.put(r.key(), null);
@@ -209,11 +201,10 @@ final class Outbox {
     void cancel(String key) {
         lock.lock();
         try {
-            Flight f = flights.remove(key);
+            Flights.Flight f = flights.remove(key);
             if (f != null) {
-                forget(f);
-                f.stream.answers.remove(key);
-                answered(f.stream);
+                f.stream().answers.remove(key);
+                answered(f.stream());
             }
         } finally {
             lock.unlock();
@@ -251,28 +242,21 @@ final class Outbox {
     }
 
     private void answer(JsonRpcPeek peek, byte[] data) throws InterruptedException {
-        Flight f = peek.id() == null ? null : flights.remove(FlightKeys.ofText(peek.id()));
+        Flights.Flight f = peek.id() == null ? null : flights.remove(FlightKeys.ofText(peek.id()));
         if (f == null) {
             Logger.debug("an answer with id {} matches no request waiting in the session; it goes to no client",
                     peek.id());
             return;
         }
-        forget(f);
-        if (f.initialize && peek.protocolVersion() != null) {
+        if (f.initialize() && peek.protocolVersion() != null) {
             protocolVersion = peek.protocolVersion();
         }
-        if (f.stream.sse) {
-            append(f.stream, data);
+        if (f.stream().sse) {
+            append(f.stream(), data);
         } else {
-            f.stream.answers.put(f.key, data);
+            f.stream().answers.put(f.key(), data);
         }
-        answered(f.stream);
-    }
-
-    private void forget(Flight f) {
-        if (f.progress != null && byProgress.get(f.progress) == f) {
-            byProgress.remove(f.progress);
-        }
+        answered(f.stream());
     }
 
     private void answered(Stream stream) {
@@ -287,17 +271,13 @@ final class Outbox {
     // Progress goes with its request; anything else with the latest request on an event stream.
     private Stream target(JsonRpcPeek peek, byte[] data) {
         if ("notifications/progress".equals(peek.method())) {
-            Flight f = byProgress.get(progressKey(data));
+            Flights.Flight f = flights.forProgress(progressKey(data));
             if (f != null) {
-                return f.stream.sse ? f.stream : standalone;
+                return f.stream().sse ? f.stream() : standalone;
             }
         }
-        for (Flight f : flights.sequencedValues().reversed()) {
-            if (f.stream.sse) {
-                return f.stream;
-            }
-        }
-        return standalone;
+        Stream latest = flights.latestOnEventStream();
+        return latest != null ? latest : standalone;
     }
 
     private static String progressKey(byte[] data) {
@@ -578,16 +558,14 @@ final class Outbox {
                 return;
             }
             ending = true;
-            for (Flight f : flights.values()) {
-                byte[] error = ErrorLines.error(f.id, ErrorLines.UPSTREAM_FAILED, why);
-                if (f.stream.sse) {
-                    append(f.stream, error);
+            for (Flights.Flight f : flights.clear()) {
+                byte[] error = ErrorLines.error(f.id(), ErrorLines.UPSTREAM_FAILED, why);
+                if (f.stream().sse) {
+                    append(f.stream(), error);
                 } else {
-                    f.stream.answers.put(f.key, error);
+                    f.stream().answers.put(f.key(), error);
                 }
             }
-            flights.clear();
-            byProgress.clear();
             ended = true;
             for (Stream s : streams.values()) {
                 s.complete = true;
