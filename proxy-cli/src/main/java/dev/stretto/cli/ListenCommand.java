@@ -9,7 +9,7 @@ import dev.stretto.proxy.McpListener;
 import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.Subreaper;
-import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.Oracle;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;

@@ -1,6 +1,12 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.ActiveSettings;
+import dev.stretto.proxy.FlowSettings;
 import dev.stretto.proxy.HostEnvironment;
+import dev.stretto.proxy.JudgeSettings;
+import dev.stretto.proxy.Oracle;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.OracleSettings;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyMessages;
@@ -8,14 +14,8 @@ import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.StderrMessages;
-import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
-import dev.stretto.proxy.active.ActiveMode;
-import dev.stretto.proxy.active.ConfirmJudge;
-import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleSettings;
-import dev.stretto.proxy.flow.run.ServedFlow;
+import dev.stretto.proxy.UpstreamSpec;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -421,9 +421,9 @@ public final class ProxyMain {
 
     /**
      * What every session of the command shares, made once: the server, the flow read and the
-     * oracle opened (the caller closes it once its sessions have ended), the judge.
+     * oracle opened (the caller closes it once its sessions have ended).
      */
-    record Setup(UpstreamSpec server, FlowSetup flow, Oracle oracle, ConfirmJudge judge) {
+    record Setup(UpstreamSpec server, FlowSetup flow, Oracle oracle) {
     }
 
     /** The command cannot run its sessions; the user has been told why. */
@@ -458,15 +458,13 @@ public final class ProxyMain {
             }
         }
         Oracle sessionOracle = flow == null ? null : flow.oracle();
-        ConfirmJudge judge = null;
         if (a != null && a.judge() != null) {
             try {
-                OracleSettings settings = OracleEnvironment.read(env, a.oracle().mode());
-                judge = new ConfirmJudge(a.judge().settings().withModel(settings.model()), a.judge().log());
+                OracleSettings.Builder fromEnvironment = OracleEnvironment.read(env, a.oracle().mode());
                 if (sessionOracle == null) {
-                    sessionOracle = SessionOracle.open(a.oracle(), settings, host);
+                    sessionOracle = SessionOracle.open(SessionOracle.settings(fromEnvironment, a.oracle(), host));
                 }
-                if (a.oracle().mode() == Oracle.Mode.JEV && settings.apiKey() == null) {
+                if (a.oracle().mode() == OracleMode.JEV && !OracleEnvironment.keyGiven(env)) {
                     messages.message(ProxyMessages.Level.WARN, "no TypeSafe API key is set (" + OracleEnvironment.API_KEY
                             + " or " + OracleEnvironment.API_KEY_FILE + "): the confirmation judge cannot ask System-One"
                             + " and refuses nothing; set one, or answer from the cache with --oracle replay");
@@ -478,7 +476,7 @@ public final class ProxyMain {
                 throw new SetupFailure(usageError(messages, e.getMessage()));
             }
         }
-        return new Setup(server, flow, sessionOracle, judge);
+        return new Setup(server, flow, sessionOracle);
     }
 
     /**
@@ -502,7 +500,7 @@ public final class ProxyMain {
             config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
         if (options.active() != null) {
-            config.active(activeMode(options, setup, place));
+            config.active(activeSettings(options, setup, place));
         }
         return config.build();
     }
@@ -524,22 +522,30 @@ public final class ProxyMain {
     }
 
     /**
-     * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards),
-     * serving the setup's flow and judging with its judge when they are given, both asking its
-     * oracle; the files placed by {@code place}.
+     * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards,
+     * and that the judge has the guards and the conversation), serving the setup's flow when
+     * it is given, both it and the judge asking the setup's oracle; the files placed by {@code
+     * place}.
      */
-    private static ActiveMode activeMode(ProxyOptions options, Setup setup, UnaryOperator<Path> place) {
+    private static ActiveSettings activeSettings(ProxyOptions options, Setup setup, UnaryOperator<Path> place) {
         ProxyOptions.Active a = options.active();
-        ConfirmJudge judge = setup.judge();
-        ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit())
-                .context(a.context() == null ? null : place.apply(a.context())).oracle(setup.oracle())
-                .judge(judge == null || judge.log() == null ? judge : judge.withLog(place.apply(judge.log())));
+        ActiveSettings.Builder mode = ActiveSettings.builder().commit(a.commit());
+        if (a.guards()) {
+            mode.guards(options.domain());
+        }
+        if (a.context() != null) {
+            mode.context(place.apply(a.context()));
+        }
         if (setup.flow() != null) {
-            ServedFlow served = setup.flow().served();
+            FlowSettings served = setup.flow().served();
             mode.flow(served.log() == null ? served : served.withLog(place.apply(served.log())));
         }
-        if (a.guards()) {
-            mode.guards(Guards.forDomain(options.domain()).orElseThrow());
+        if (a.judge() != null) {
+            JudgeSettings judge = a.judge();
+            mode.judge(judge.log() == null ? judge : judge.withLog(place.apply(judge.log())));
+        }
+        if (setup.oracle() != null) {
+            mode.oracle(setup.oracle());
         }
         return mode.build();
     }

@@ -1,12 +1,12 @@
 package dev.stretto.cli.tools;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.cli.console.source.FlowRun;
 import dev.stretto.cli.console.source.JudgeVerdict;
 import dev.stretto.cli.console.source.Judgments;
-import dev.stretto.proxy.flow.wire.FlowLogFile;
-import dev.stretto.proxy.judge.ConfirmLogFile;
-import dev.stretto.proxy.redact.CommandRedactor;
+import dev.stretto.proxy.ConfirmLog;
+import dev.stretto.proxy.JudgedCalls;
+import dev.stretto.proxy.Redaction;
+import dev.stretto.proxy.flow.FlowLog;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.IOException;
@@ -20,54 +20,33 @@ import java.util.Map;
  * What the console's session page (and the sessions list's counts) read through proxy-core:
  * the flow log and the judge's log beside a session, read as {@code stretto flow} and {@code
  * stretto show} read them, and the header's server command redacted. The one class of that
- * page that touches proxy-core's own packages.
+ * page that touches proxy-core.
  */
 final class ConsoleSessionSource {
 
     List<FlowRun> flowRuns(Path flowLog) throws IOException {
         List<FlowRun> runs = new ArrayList<>();
-        for (FlowLogFile.Run r : FlowLogFile.read(flowLog).runs()) {
+        for (FlowLog.Run r : FlowLog.read(flowLog).runs()) {
             List<FlowRun.Decision> decisions = new ArrayList<>();
-            for (FlowLogFile.Decided d : r.decisions()) {
-                JsonNode policy = d.policy();
+            for (FlowLog.Decided d : r.decisions()) {
                 decisions.add(new FlowRun.Decision(d.address(), d.site(), d.lookup(), d.tool(), d.arguments(),
-                        d.reason(), d.prob(), d.binding(), outcome(d, r.run()), d.shadow(),
-                        policy == null ? null : policy.path("propensity").asDouble(),
-                        policy != null && policy.path("explored").asBoolean(), d.key(), d.ms()));
+                        d.reason(), d.prob(), d.binding(), d.outcome(r.run()), d.shadow(), d.propensity(),
+                        d.explored(), d.key(), d.ms()));
             }
-            FlowLogFile.RunLine line = r.run();
-            runs.add(new FlowRun(FlowLogPrinter.text(r.after()), line == null ? null : line.call(),
+            FlowLog.RunLine line = r.run();
+            runs.add(new FlowRun(r.callId(), line == null ? null : line.call(),
                     line != null && line.failed(), decisions, line == null ? null : r.lookupsMade(),
                     line == null ? null : line.surprise() == 0 ? 0.0 : line.surprise()));
         }
         return runs;
     }
 
-    /** What became of a decision, from its run line, as {@code stretto flow} marks it. */
-    private static FlowRun.Outcome outcome(FlowLogFile.Decided d, FlowLogFile.RunLine run) {
-        if (!d.lookup()) {
-            return FlowRun.Outcome.HANDED_BACK;
-        }
-        if (run == null) {
-            return FlowRun.Outcome.UNKNOWN;
-        }
-        JsonNode value = run.valueAt(d.address());
-        if (value == null || !value.isInt() || value.intValue() == 0) {
-            return FlowRun.Outcome.NOT_MADE;
-        }
-        JsonNode ok = run.valueAt("outcome" + d.address().substring("decide".length()));
-        if (ok == null) {
-            return FlowRun.Outcome.NO_ANSWER;
-        }
-        return ok.asBoolean() ? FlowRun.Outcome.MADE : FlowRun.Outcome.FAILED;
-    }
-
     Judgments judgments(Path judgeLog, Timeline timeline) throws IOException {
-        List<ConfirmLogFile.Judged> all = ConfirmLogFile.read(judgeLog).judgments();
+        List<ConfirmLog.Judged> all = ConfirmLog.read(judgeLog).judgments();
         JudgedCalls placed = JudgedCalls.of(timeline, all);
         Map<Timeline.Call, List<JudgeVerdict>> byCall = new IdentityHashMap<>();
         for (Timeline.Call c : timeline.calls()) {
-            List<ConfirmLogFile.Judged> of = placed.of(c);
+            List<ConfirmLog.Judged> of = placed.of(c);
             if (!of.isEmpty()) {
                 byCall.put(c, of.stream().map(ConsoleSessionSource::verdict).toList());
             }
@@ -77,7 +56,7 @@ final class ConsoleSessionSource {
     }
 
     /** One judgment, with the verdict {@code stretto show} prints for it. */
-    private static JudgeVerdict verdict(ConfirmLogFile.Judged j) {
+    private static JudgeVerdict verdict(ConfirmLog.Judged j) {
         JudgeVerdict.Outcome outcome;
         String detail = null;
         if (j.refused()) {
@@ -103,6 +82,6 @@ final class ConsoleSessionSource {
     }
 
     List<String> redactCommand(List<String> command) {
-        return CommandRedactor.redact(command);
+        return Redaction.command(command);
     }
 }

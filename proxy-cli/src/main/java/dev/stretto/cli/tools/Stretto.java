@@ -1,10 +1,12 @@
 package dev.stretto.cli.tools;
 
 import dev.stretto.cli.init.InitCli;
-import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.proxy.flow.wire.FlowLogFile;
-import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.judge.ConfirmLogFile;
+import dev.stretto.proxy.ActiveSettings;
+import dev.stretto.proxy.ConfirmLog;
+import dev.stretto.proxy.JudgedCalls;
+import dev.stretto.proxy.flow.FlowFiles;
+import dev.stretto.proxy.flow.FlowLog;
+import dev.stretto.proxy.flow.FlowView;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
 import dev.stretto.trace.log.SessionLog;
@@ -347,12 +349,12 @@ public final class Stretto {
      * is named on stderr and the session is shown without them.
      */
     private static JudgedCalls judgedCalls(Path log, Timeline timeline, PrintStream err) {
-        Path confirmLog = ConfirmLogFile.besideSessionLog(log);
+        Path confirmLog = ConfirmLog.besideSessionLog(log);
         if (confirmLog.equals(log) || !Files.isRegularFile(confirmLog)) {
             return JudgedCalls.NONE;
         }
         try {
-            return JudgedCalls.of(timeline, ConfirmLogFile.read(confirmLog).judgments());
+            return JudgedCalls.of(timeline, ConfirmLog.read(confirmLog).judgments());
         } catch (IOException e) {
             err.println("stretto: " + describe(e) + " (the judge's verdicts are left out)");
             return JudgedCalls.NONE;
@@ -459,9 +461,9 @@ public final class Stretto {
                     throw new UsageException(command, "no LOG given");
                 }
                 String domain = a.values().get("--domain");
-                if (domain != null && Guards.forDomain(domain).isEmpty()) {
+                if (domain != null && !ActiveSettings.guardedDomains().contains(domain)) {
                     throw new UsageException(command, "no guards for " + domain + " (domains with guards: "
-                            + Guards.domainNames() + ")");
+                            + ActiveSettings.guardedDomainNames() + ")");
                 }
                 GuardsReport report = new GuardsReport(out, err, a.has("--json"));
                 for (SessionLog log : readAll(files, a.operands())) {
@@ -488,7 +490,7 @@ public final class Stretto {
                 if (Files.isDirectory(flow)) {
                     throw new IOException(flow + ": is a directory, not a flow");
                 }
-                new FlowShow(out).print(flow.toString(), FlowFile.read(flow));
+                new FlowShow(out).print(flow.toString(), FlowView.of(FlowFiles.read(flow)));
                 return EXIT_OK;
             }
             case "flow" -> {
@@ -500,7 +502,7 @@ public final class Stretto {
                 if (Files.isDirectory(log)) {
                     throw new IOException(log + ": is a directory, not a flow log");
                 }
-                new FlowLogPrinter(out, colour).print(log.toString(), FlowLogFile.read(log));
+                new FlowLogPrinter(out, colour).print(log.toString(), FlowLog.read(log));
                 return EXIT_OK;
             }
             default -> {
@@ -516,13 +518,13 @@ public final class Stretto {
      * The flow log the proxy wrote next to the session log {@code log}, if there is one; one that
      * cannot be read is named on {@code err} and left out.
      */
-    private static FlowLogFile flowLogBeside(Path log, PrintStream err) {
-        Path flowLog = FlowLogFile.besideSessionLog(log);
+    private static FlowLog flowLogBeside(Path log, PrintStream err) {
+        Path flowLog = FlowLog.besideSessionLog(log);
         if (!Files.isRegularFile(flowLog)) {
             return null;
         }
         try {
-            return FlowLogFile.read(flowLog);
+            return FlowLog.read(flowLog);
         } catch (IOException e) {
             err.println("stretto: " + e.getMessage() + " (the flow's runs are left out)");
             return null;

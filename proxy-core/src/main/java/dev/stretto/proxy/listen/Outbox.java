@@ -6,6 +6,7 @@ import dev.stretto.proxy.http.ErrorLines;
 import dev.stretto.proxy.http.JsonCompactor;
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.logging.Logger;
+import dev.stretto.trace.json.JsonRpcId;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -242,7 +243,7 @@ final class Outbox {
     }
 
     private void answer(JsonRpcPeek peek, byte[] data) throws InterruptedException {
-        Flights.Flight f = peek.id() == null ? null : flights.remove(FlightKeys.ofText(peek.id()));
+        Flights.Flight f = peek.id() == null ? null : flights.remove(JsonRpcId.flightKey(peek.id()));
         if (f == null) {
             Logger.debug("an answer with id {} matches no request waiting in the session; it goes to no client",
                     peek.id());

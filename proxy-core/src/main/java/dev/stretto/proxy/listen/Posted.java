@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stretto.proxy.http.JsonCompactor;
+import dev.stretto.trace.json.JsonRpcId;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -133,7 +134,7 @@ record Posted(List<Message> messages, boolean batch) {
             throw new NotMessage("an id must be a string or a number");
         }
         String idText = id == null ? null : id.toString();
-        String key = id == null ? null : FlightKeys.of(id);
+        String key = id == null ? null : JsonRpcId.flightKey(id);
         if (method != null) {
             if (!method.isTextual()) {
                 throw new NotMessage("a method must be a string");
@@ -162,7 +163,7 @@ record Posted(List<Message> messages, boolean batch) {
     }
 
     private static String flightOf(JsonNode id) {
-        return id == null || !(id.isTextual() || finite(id)) ? null : FlightKeys.of(id);
+        return id == null || !(id.isTextual() || finite(id)) ? null : JsonRpcId.flightKey(id);
     }
 
     // 1e999 reads as infinity, which no JSON can say back.

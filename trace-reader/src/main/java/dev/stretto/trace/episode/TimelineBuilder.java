@@ -2,6 +2,7 @@ package dev.stretto.trace.episode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.json.JsonRpcId;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.LogHeader;
 import dev.stretto.trace.log.Payload;
@@ -273,7 +274,7 @@ public final class TimelineBuilder {
         current.toolCalls.add(call);
         current.open++;
         current.dirty = true;
-        MCall earlier = pending.put(idKey(id), c);
+        MCall earlier = pending.put(JsonRpcId.key(id), c);
         if (earlier != null) {
             earlier.replaced = true;
             release(earlier);
@@ -344,7 +345,7 @@ public final class TimelineBuilder {
     }
 
     private void cancel(JsonNode requestId, long t) {
-        MCall c = pending.get(idKey(requestId));
+        MCall c = pending.get(JsonRpcId.key(requestId));
         if (c != null && c.open) {
             c.cancelledMs = t;
             release(c);
@@ -352,7 +353,7 @@ public final class TimelineBuilder {
     }
 
     private void response(JsonNode id, JsonNode msg, Source from, long t) {
-        MCall c = pending.remove(idKey(id));
+        MCall c = pending.remove(JsonRpcId.key(id));
         if (c == null) {
             // Not a call, or a later answer to one already answered (a flow's copy).
             return;
@@ -405,11 +406,6 @@ public final class TimelineBuilder {
             return CanonicalJson.write(structured);
         }
         return CanonicalJson.write(result);
-    }
-
-    /** A key that keeps the number 3 and the string "3" apart, as JSON-RPC does. */
-    private static String idKey(JsonNode id) {
-        return id.isTextual() ? "s" + id.textValue() : "j" + CanonicalJson.write(id);
     }
 
     private Timeline freeze() {

@@ -1,6 +1,7 @@
 package dev.stretto.cli.console.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.FlowLog;
 import java.util.List;
 import java.util.Objects;
 
@@ -34,22 +35,6 @@ public record FlowRun(String after, String call, boolean failed, List<Decision> 
         return (int) decisions.stream().filter(Decision::lookup).count();
     }
 
-    /** What became of a decision. */
-    public enum Outcome {
-        /** The lookup was made and answered. */
-        MADE,
-        /** The lookup was made and failed. */
-        FAILED,
-        /** The lookup was made and got no answer. */
-        NO_ANSWER,
-        /** The lookup was proposed but not made: shadow mode, or not allowed. */
-        NOT_MADE,
-        /** The run has no run line, so what became of it is not known. */
-        UNKNOWN,
-        /** The flow handed back to the agent. */
-        HANDED_BACK
-    }
-
     /**
      * One decision.
      *
@@ -69,7 +54,7 @@ public record FlowRun(String after, String call, boolean failed, List<Decision> 
      * @param ms         how long it took to decide
      */
     public record Decision(String address, String site, boolean lookup, String tool, JsonNode arguments,
-                           String reason, Double prob, Double binding, Outcome outcome, boolean shadow,
+                           String reason, Double prob, Double binding, FlowLog.Outcome outcome, boolean shadow,
                            Double propensity, boolean explored, String oracleKey, long ms) {
     }
 }
