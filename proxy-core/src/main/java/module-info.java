@@ -11,7 +11,7 @@
 module dev.stretto.proxy {
     requires transitive dev.stretto.trace;
     requires java.net.http;
-    // The loopback callback of an OAuth sign-in.
+    // The loopback callback of an OAuth sign-in, and the listener for hosts over HTTP.
     requires jdk.httpserver;
     // Policies (--policy FILE) may be YAML.
     requires com.fasterxml.jackson.dataformat.yaml;

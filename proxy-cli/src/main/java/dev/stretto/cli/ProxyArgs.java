@@ -60,6 +60,10 @@ final class ProxyArgs {
     record Run(ProxyOptions options) implements Parsed {
     }
 
+    /** Serve hosts over HTTP ({@code --listen}), a session of these options for each. */
+    record Listen(ProxyOptions options, ListenOptions listen) implements Parsed {
+    }
+
     /** Print the usage text. */
     record Help() implements Parsed {
     }
@@ -88,6 +92,8 @@ final class ProxyArgs {
         names.addAll(JudgeArgs.WITH_VALUE);
         names.addAll(ORACLE_OPTIONS);
         names.addAll(OAuthArgs.WITH_VALUE);
+        names.addAll(ListenArgs.WITH_VALUE);
+        names.add(ListenArgs.ORIGIN);
         return Set.copyOf(names);
     }
 
@@ -101,6 +107,7 @@ final class ProxyArgs {
         Set<String> flags = new HashSet<>();
         List<String> headerArgs = new ArrayList<>();
         List<String> flowTools = new ArrayList<>();
+        List<String> origins = new ArrayList<>();
         int i = 0;
         while (i < args.size()) {
             String arg = args.get(i);
@@ -160,6 +167,8 @@ final class ProxyArgs {
                 headerArgs.add(value);
             } else if (name.equals(FlowArgs.TOOLS)) {
                 flowTools.add(value);
+            } else if (name.equals(ListenArgs.ORIGIN)) {
+                origins.add(value);
             } else if (values.putIfAbsent(name, value) != null) {
                 return new Invalid(name + " is given more than once");
             }
@@ -310,8 +319,15 @@ final class ProxyArgs {
             active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, flow, judge,
                     oracle, policy);
         }
-        return new Run(new ProxyOptions(record, flags.contains(RECORD_SYNC), values.get("--domain"), values.get("--agent-model"), retainDays,
-                level, shutdownGrace, server, active));
+        ProxyOptions options = new ProxyOptions(record, flags.contains(RECORD_SYNC), values.get("--domain"),
+                values.get("--agent-model"), retainDays, level, shutdownGrace, server, active);
+        ListenOptions listen;
+        try {
+            listen = ListenArgs.parse(values, origins);
+        } catch (IllegalArgumentException e) {
+            return new Invalid(e.getMessage());
+        }
+        return listen != null ? new Listen(options, listen) : new Run(options);
     }
 
     /**

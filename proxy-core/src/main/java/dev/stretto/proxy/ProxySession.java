@@ -47,11 +47,22 @@ final class ProxySession {
     /** See {@link Proxy#run}. */
     static SessionResult run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
             throws ProxyStartException, SessionInterruptedException {
+        return run(config, null, hostIn, hostOut, () -> {
+        });
+    }
+
+    /**
+     * See {@link Proxy#run}: a session named {@code sessionName} (a listener's session; null for the
+     * usual id), running {@code onStart} once its server has started.
+     */
+    static SessionResult run(ProxyConfig config, String sessionName, InputStream hostIn, OutputStream hostOut,
+                             Runnable onStart) throws ProxyStartException, SessionInterruptedException {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         long pid = ProcessHandle.current().pid();
         // With a log file, its name keeps the id unique (and plain, as the reference has it).
-        String sessionId = config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
+        String sessionId = sessionName != null ? sessionName
+                : config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
         // Active mode: --context names a file in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null ? null : ActiveMode.of(config.active());
         if (activeMode != null && activeMode.context() != null) {
@@ -147,6 +158,7 @@ final class ProxySession {
                 // Said once the server has started: a session that cannot start leaves no log to name.
                 Path recording = logPath;
                 Session.Outcome outcome = session.run(() -> {
+                    onStart.run();
                     if (recording != null) {
                         Logger.info("recording to {}", recording);
                     }
