@@ -11,9 +11,11 @@
 // of the rounds' own comparisons. The figures are printed as one table with the project's targets
 // beside them, then each target with the figure that meets it or not (with --against, another
 // build's figure beside it, measured in the same rounds), and written as JSON. Then a served flow
-// is timed beside the passive proxy (FlowTiming.java), `stretto learn` is timed, sessions are run
-// in this JVM as a Java agent harness runs them (InJvmSessions.java), and stretto console lists
-// many sessions (ConsoleTiming.java).
+// is timed beside the passive proxy (FlowTiming.java), active mode's tool calls are timed with a
+// 50-rule policy and without (PolicyTiming.java), `stretto learn` is timed, sessions are run in
+// this JVM as a Java agent harness runs them (InJvmSessions.java), stretto console lists many
+// sessions (ConsoleTiming.java), and stretto-proxy --listen serves hosts over HTTP beside
+// supergateway (ListenTiming.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
 // and asserts nothing about speed: CI runs it so that the harness never rots.
@@ -34,14 +36,14 @@ public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm",
-            "console");
+    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "policy", "learn",
+            "injvm", "console", "listen");
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
                    long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path dist, Path json,
                    int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen,
-                   int consoleSessions) {
+                   int consoleSessions, int listenSessions) {
 
         static Options parse(Path root, List<String> args) {
             boolean quick = args.contains("--quick");
@@ -60,6 +62,7 @@ public class Benchmark {
             int injvmSessions = quick ? 20 : 2000;
             int injvmOpen = quick ? 20 : 1000;
             int consoleSessions = quick ? 120 : 10_000;
+            int listenSessions = quick ? 4 : 100;
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
                 if (a.equals("--quick")) {
@@ -94,6 +97,7 @@ public class Benchmark {
                     case "--injvm-sessions" -> injvmSessions = positive(a, value);
                     case "--injvm-open" -> injvmOpen = positive(a, value);
                     case "--console-sessions" -> consoleSessions = positive(a, value);
+                    case "--listen-sessions" -> listenSessions = positive(a, value);
                     default -> throw new IllegalArgumentException("unknown option " + a + " (bin/bench --help)");
                 }
             }
@@ -105,7 +109,7 @@ public class Benchmark {
             }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
                     100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, dist, json, customers, learnSessions,
-                    learnRounds, injvmSessions, injvmOpen, consoleSessions);
+                    learnRounds, injvmSessions, injvmOpen, consoleSessions, listenSessions);
         }
 
         private static int positive(String option, String value) {
@@ -164,6 +168,9 @@ public class Benchmark {
         if (options.parts().contains("flow")) {
             FlowTiming.run(root, options.rounds(), options.customers());
         }
+        if (options.parts().contains("policy")) {
+            PolicyTiming.run(root, options.rounds(), options.pings(), options.warmUpPings());
+        }
         if (options.parts().contains("learn")) {
             LearnTiming.run(root, options.learnSessions(), options.learnRounds());
         }
@@ -172,6 +179,10 @@ public class Benchmark {
         }
         if (options.parts().contains("console")) {
             ConsoleTiming.run(root, options.consoleSessions(), options.quick() ? 2 : 11);
+        }
+        if (options.parts().contains("listen")) {
+            ListenTiming.run(root, options.rounds(), options.quick() ? 20 : 2000, options.listenSessions(),
+                    options.quick() ? 3 : 50);
         }
     }
 

@@ -147,7 +147,7 @@ final class Runs {
         }
     }
 
-    private static double percentile(long[] sorted, double q) {
+    static double percentile(long[] sorted, double q) {
         return sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
     }
 
