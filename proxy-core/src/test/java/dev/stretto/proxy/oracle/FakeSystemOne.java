@@ -114,9 +114,15 @@ final class FakeSystemOne implements AutoCloseable {
         };
     }
 
-    /** Closes the connection without an answer. */
+    /** Closes the connection in the middle of an answer. */
     static Reply drop() {
+        // Cut mid-answer, not before it: a POST on a pooled connection that closes before any
+        // answer byte is sent once more by the JDK client itself, so the test would not see it.
         return (exchange, seen) -> {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, 64);
+            exchange.getResponseBody().write("{\"model\":".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
             throw new IOException("dropped by the test");
         };
     }
