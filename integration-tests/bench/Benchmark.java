@@ -1,17 +1,21 @@
-// The benchmark behind the README's performance section. Run it with bin/bench (bin/bench --help).
+// The benchmark behind docs/performance.md. Run it with bin/bench (bin/bench --help).
 //
 // What a user of a proxy compares: the same work done against the server directly (the
-// baseline) and through stretto-proxy in front of it, passive, recording (also with --record-sync, each line on disk before it is forwarded) and in active mode.
-// Two servers serve as baselines: stretto-mcp-demo driven over its pipes (start-up, round trips,
-// parallel calls, idle memory) and cat, the pipe's own limit (throughput of 1 KiB and 1 MiB lines,
-// one 64 MiB line). Every round runs every setup of a scenario one after the other, in an order
-// that rotates from round to round, so that the machine's drift falls on all of them alike; each
-// figure is the median of the rounds, and a comparison with the baseline is the median of the
-// rounds' own comparisons. The figures are printed as one table (with issue 9's targets beside
-// them) and written as JSON. Then a served flow is timed beside the passive proxy
-// (FlowTiming.java), `stretto learn` is timed, and sessions are run in this JVM as a Java agent
-// harness runs them (InJvmSessions.java), stretto console lists many sessions (ConsoleTiming.java),
-// and stretto-proxy --listen serves hosts over HTTP beside supergateway (ListenTiming.java).
+// baseline) and through stretto-proxy in front of it: passive (without --record: nothing is
+// logged), recording (also with --record-sync, each line on disk before it is forwarded) and in
+// active mode. Two servers serve as baselines: stretto-mcp-demo driven over its pipes (start-up,
+// round trips, parallel calls, idle memory) and cat, the pipe's own limit (throughput of 1 KiB and
+// 1 MiB lines, one 64 MiB line). Every round runs every setup of a scenario one after the other,
+// in an order that rotates from round to round, so that the machine's drift falls on all of them
+// alike; each figure is the median of the rounds, and a comparison with the baseline is the median
+// of the rounds' own comparisons. The figures are printed as one table with the project's targets
+// beside them, then each target with the figure that meets it or not (with --against, another
+// build's figure beside it, measured in the same rounds), and written as JSON. Then a served flow
+// is timed beside the passive proxy (FlowTiming.java), active mode's tool calls are timed with a
+// 50-rule policy and without (PolicyTiming.java), `stretto learn` is timed, sessions are run in
+// this JVM as a Java agent harness runs them (InJvmSessions.java), stretto console lists many
+// sessions (ConsoleTiming.java), and stretto-proxy --listen serves hosts over HTTP beside
+// supergateway (ListenTiming.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
 // and asserts nothing about speed: CI runs it so that the harness never rots.
@@ -32,8 +36,8 @@ public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm",
-            "console", "listen");
+    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "policy", "learn",
+            "injvm", "console", "listen");
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
@@ -163,6 +167,9 @@ public class Benchmark {
         }
         if (options.parts().contains("flow")) {
             FlowTiming.run(root, options.rounds(), options.customers());
+        }
+        if (options.parts().contains("policy")) {
+            PolicyTiming.run(root, options.rounds(), options.pings(), options.warmUpPings());
         }
         if (options.parts().contains("learn")) {
             LearnTiming.run(root, options.learnSessions(), options.learnRounds());

@@ -7,6 +7,7 @@ import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.Oracle;
 import dev.stretto.proxy.OracleMode;
 import dev.stretto.proxy.OracleSettings;
+import dev.stretto.proxy.Policy;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyMessages;
@@ -27,8 +28,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -57,12 +56,6 @@ public final class ProxyMain {
     /** Exit status when the proxy itself fails. */
     static final int PROXY_FAILED = 125;
 
-    /** How often the processes the server left behind that have exited are reaped. */
-    static final Duration REAP_INTERVAL = Duration.ofSeconds(5);
-
-    /** How long after the server's start the proxy makes itself a subreaper at the latest. */
-    static final Duration REAPER_DELAY_MAX = Duration.ofSeconds(1);
-
     /**
      * How long the end of the command waits for its messages while stderr takes none: a host
      * that never reads the proxy's stderr must not keep it from exiting.
@@ -80,7 +73,7 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
-            Active mode (--guards, --commit, --context, --flow, --confirm-judge): the proxy
+            Active mode (--policy, --guards, --commit, --context, --flow, --confirm-judge): the proxy
             reads what crosses it and acts on it; every line it does not act on is still
             forwarded byte for byte.
 
@@ -90,6 +83,36 @@ public final class ProxyMain {
               --upstream-header NAME=VAR
                                   send header NAME on every request, with the value of the
                                   environment variable VAR (never logged); repeatable
+
+            Signing in (OAuth), for an --upstream server that answers 401: the proxy follows
+            the MCP authorization spec (discovery, registration, PKCE, a browser sign-in with
+            a callback on 127.0.0.1), prints the sign-in URL on stderr, opens the browser, and
+            keeps the tokens in ~/.stretto/auth (stretto login/logout/auth list). The host's
+            requests wait meanwhile. Not with an Authorization of --upstream-header's own.
+              --oauth-client-id ID
+                                  a client registered beforehand (else a metadata document
+                                  or dynamic registration)
+              --oauth-client-secret-file FILE
+                                  the file holding that client's secret
+              --oauth-client-key-file FILE
+                                  a PKCS #8 private key (EC, RSA, Ed25519) to authenticate
+                                  with a signed JWT (private_key_jwt) instead of a secret
+              --oauth-client-metadata-url URL
+                                  the https URL of the client's metadata document, used as
+                                  the client id where the server takes such documents
+              --oauth-client-credentials
+                                  a machine client: tokens from the client credentials grant
+                                  (needs the id and a secret or key), no browser
+              --oauth-scope SCOPES
+                                  ask for these scopes (spaces or commas between) instead of
+                                  those the server names
+              --oauth-callback-port PORT
+                                  the callback's port (default: the registered one, else any)
+              --oauth-browser CMD run CMD URL to show the sign-in page (default: $BROWSER,
+                                  open or xdg-open); STRETTO_OAUTH_BROWSER sets it too
+              --oauth-no-browser  open nothing: the URL is only printed
+              --oauth-timeout SECONDS
+                                  how long the requests wait for a sign-in (default 300)
               --record DIR        write one log per session to DIR/<session>.jsonl (DIR is
                                   created if missing, for its owner only; a leading ~ is
                                   the home directory)
@@ -113,6 +136,13 @@ public final class ProxyMain {
                                   how long the server may take to exit after the host
                                   closed stdin before it gets SIGTERM (default 2; SIGKILL
                                   follows 2 s later); raise it for servers with slow calls
+              --policy FILE       apply the policy in FILE (JSON, or YAML for .yaml/.yml) to
+                                  any server: rules that allow, log, ask a person
+                                  (stretto approve/deny), deny or hide tools by name, the
+                                  server's hints and the arguments; budgets; tools pinned
+                                  as first listed; the server's own requests
+                                  (docs/policy.md). A policy with a problem is a usage
+                                  error naming its file and line
               --guards            check each of the agent's tool calls against the policy
                                   guards of --domain (retail or airline) before the server
                                   sees it; a call a rule refuses never reaches the server,
@@ -219,6 +249,8 @@ public final class ProxyMain {
                                   --flow-log, --confirm-log and --oracle-cache expands to
               PATH                where SERVER_COMMAND is looked up
               VAR                 each variable named by --upstream-header NAME=VAR
+              STRETTO_OAUTH_BROWSER
+                                  the command that opens the sign-in page, as --oauth-browser
               TYPESAFE_API_KEY, TYPESAFE_API_KEY_FILE
                                   the System-One key, or a file holding it (--oracle jev,
                                   read only when a flow's arbiter or the judge will ask)
@@ -264,40 +296,10 @@ public final class ProxyMain {
         // Keep the real stdout for the protocol only; anything else that prints to
         // System.out (a library, by mistake) ends up on stderr instead.
         PrintStream textOut = System.out;
-        CountDownLatch hostAnswered = new CountDownLatch(1);
-        OutputStream protocolOut = new FirstWriteSignal(new FileOutputStream(FileDescriptor.out), hostAnswered);
         System.setOut(System.err);
         SignalShutdown shutdown = SignalShutdown.install(Thread.currentThread());
-        // The proxy is the only program in this process, so it may make it a child subreaper.
-        // Off the start-up path, on a thread of its own. The setting only matters once a process
-        // of the server's loses its parent, and the FFM linker it needs takes tens of ms of
-        // processor to start (measured: about 100 ms more to the server's first answer on 2 busy
-        // cores when it ran beside the server's own start-up), so it waits for the server's first
-        // answer to reach the host, or REAPER_DELAY_MAX after the server's start at the latest.
-        Subreaper subreaper = new Subreaper();
-        Consumer<ProxyMessages> startReaper = messages -> {
-            shutdown.messages(messages);
-            CountDownLatch serverStarted = new CountDownLatch(1);
-            subreaper.afterFirstStart(serverStarted::countDown);
-            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> Proxy.runWith(messages, () -> {
-                try {
-                    serverStarted.await();
-                    hostAnswered.await(REAPER_DELAY_MAX.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                keepReaping(subreaper);
-            }));
-        };
-        int status;
-        try {
-            status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
-                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper, startReaper,
-                    shutdown::listening);
-        } finally {
-            shutdown.sessionEnded();
-        }
-        textOut.flush();
+        int status = command(args, shutdown, new FileInputStream(FileDescriptor.in),
+                new FileOutputStream(FileDescriptor.out), textOut);
         if (shutdown.signalled()) {
             // The JVM is shutting down already and exits with 128 + the signal's number.
             return;
@@ -306,21 +308,25 @@ public final class ProxyMain {
     }
 
     /**
-     * Makes the process a child subreaper, then reaps, every {@link #REAP_INTERVAL}, the
-     * processes the server left behind that have exited since: no zombies pile up in a long
-     * session. Runs on a daemon thread for the life of the process.
+     * The command as {@link #main} runs it, short of the exit: {@code shutdown} is the signals'
+     * hook for this thread's session; returns the exit status.
      */
-    private static void keepReaping(Subreaper subreaper) {
-        if (!subreaper.enable()) {
-            return;
-        }
+    static int command(String[] args, SignalShutdown shutdown, InputStream in, OutputStream out,
+                       PrintStream textOut) {
+        // The server is started through a Subreaper that is never enabled: the server is marked
+        // (STRETTO_SERVER_TREE), and whatever it leaves behind is found by that mark among every
+        // process when the session ends the server's tree. The proxy does not make itself a child
+        // subreaper: prctl needs the FFM linker, whose start-up cost about 200 ms of processor and
+        // 12 MB of resident memory (measured), while the mark finds the same processes from the
+        // server's first instant.
+        Subreaper subreaper = new Subreaper();
         try {
-            while (true) {
-                Thread.sleep(REAP_INTERVAL);
-                subreaper.reapOrphans();
-            }
-        } catch (InterruptedException e) {
-            // Nobody interrupts it; the JVM's exit ends it.
+            return run(args, System.getenv(), in, out, textOut,
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper,
+                    shutdown::messages, shutdown::listening);
+        } finally {
+            shutdown.sessionEnded();
+            textOut.flush();
         }
     }
 
@@ -420,10 +426,11 @@ public final class ProxyMain {
     }
 
     /**
-     * What every session of the command shares, made once: the server, the flow read and the
-     * oracle opened (the caller closes it once its sessions have ended).
+     * What every session of the command shares, made once: the server, the flow read, the
+     * oracle opened (the caller closes it once its sessions have ended) and the policy read
+     * (null for none).
      */
-    record Setup(UpstreamSpec server, FlowSetup flow, Oracle oracle) {
+    record Setup(UpstreamSpec server, FlowSetup flow, Oracle oracle, Policy policy) {
     }
 
     /** The command cannot run its sessions; the user has been told why. */
@@ -445,6 +452,16 @@ public final class ProxyMain {
             throw new SetupFailure(usageError(messages, e.getMessage()));
         }
         ProxyOptions.Active a = options.active();
+        Policy policy = null;
+        if (a != null && a.policy() != null) {
+            try {
+                policy = PolicySetup.read(a.policy(), host);
+            } catch (PolicySetup.Failure e) {
+                e.lines().forEach(line -> messages.message(ProxyMessages.Level.ERROR, line));
+                messages.message(ProxyMessages.Level.ERROR, "try 'stretto-proxy --help'");
+                throw new SetupFailure(USAGE);
+            }
+        }
         FlowSetup flow = null;
         if (a != null && a.flow() != null) {
             try {
@@ -476,7 +493,7 @@ public final class ProxyMain {
                 throw new SetupFailure(usageError(messages, e.getMessage()));
             }
         }
-        return new Setup(server, flow, sessionOracle);
+        return new Setup(server, flow, sessionOracle, policy);
     }
 
     /**
@@ -524,8 +541,8 @@ public final class ProxyMain {
     /**
      * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards,
      * and that the judge has the guards and the conversation), serving the setup's flow when
-     * it is given, both it and the judge asking the setup's oracle; the files placed by {@code
-     * place}.
+     * it is given, both it and the judge asking the setup's oracle, applying its policy; the
+     * files placed by {@code place}.
      */
     private static ActiveSettings activeSettings(ProxyOptions options, Setup setup, UnaryOperator<Path> place) {
         ProxyOptions.Active a = options.active();
@@ -546,6 +563,9 @@ public final class ProxyMain {
         }
         if (setup.oracle() != null) {
             mode.oracle(setup.oracle());
+        }
+        if (setup.policy() != null) {
+            mode.policy(setup.policy());
         }
         return mode.build();
     }
