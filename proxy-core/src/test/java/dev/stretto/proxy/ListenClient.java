@@ -73,7 +73,9 @@ final class ListenClient implements AutoCloseable {
     }
 
     HttpRequest.Builder request() {
-        HttpRequest.Builder b = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(30));
+        // Under the listener's keep-alive (15 s): an event stream's headers must come at once, not
+        // with its first event.
+        HttpRequest.Builder b = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(10));
         headers.forEach(b::header);
         if (sessionId != null) {
             b.header("Mcp-Session-Id", sessionId);

@@ -203,7 +203,9 @@ final class Endpoint implements HttpHandler {
                 tell(events -> events.started(info));
             }, result -> {
                 table.over(live);
-                tell(events -> events.ended(info, result));
+                if (result != null) {
+                    tell(events -> events.ended(info, result));
+                }
             });
         } catch (ProxyStartException e) {
             table.unreserve();

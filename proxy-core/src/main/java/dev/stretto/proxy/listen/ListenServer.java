@@ -25,6 +25,9 @@ import java.util.concurrent.Executors;
  */
 public final class ListenServer {
 
+    /** The JDK server's switch for TCP_NODELAY on its connections. */
+    private static final String NO_DELAY = "sun.net.httpserver.nodelay";
+
     /** How long {@link #stop()} waits for the sessions to be over. */
     static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
@@ -54,6 +57,12 @@ public final class ListenServer {
         if (address.isUnresolved()) {
             throw new ListenStartException("cannot listen on " + address.getHostString() + ":" + address.getPort()
                     + ": the host name does not resolve", null);
+        }
+        // Each answer is written in pieces (the headers at once, then each event as it comes):
+        // with Nagle's algorithm on, a piece waits for the client's delayed ACK, 40 ms a round
+        // trip. The JDK's server reads this once, when its first server is made.
+        if (System.getProperty(NO_DELAY) == null) {
+            System.setProperty(NO_DELAY, "true");
         }
         HttpServer http;
         try {

@@ -47,7 +47,8 @@ final class LiveSession {
     /**
      * Starts the session and returns once its server runs: {@code started} has then run on the
      * session's thread, and {@code ended} runs there too once the session is over (only for a
-     * session that started).
+     * session that started), with its result, or null when the proxy itself failed (which is
+     * said).
      *
      * @throws ProxyStartException when the session could not start; nothing of it is left
      */
@@ -85,7 +86,7 @@ final class LiveSession {
             outbox.end(why(result));
             feed.release();
             done.countDown();
-            if (running.isDone() && !running.isCompletedExceptionally() && result != null) {
+            if (running.isDone() && !running.isCompletedExceptionally()) {
                 ended.accept(result);
             }
         }

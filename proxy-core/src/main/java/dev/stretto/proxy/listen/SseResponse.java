@@ -40,6 +40,9 @@ final class SseResponse {
             exchange.getResponseHeaders().set("X-Accel-Buffering", "no");
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024);
+            // The JDK's server holds the headers back until the body's first bytes: the client
+            // learns at once that its stream is open, however long the first event takes.
+            out.flush();
             if (primeId != null) {
                 out.write(("id: " + primeId + "\ndata: \n\n").getBytes(StandardCharsets.US_ASCII));
                 out.flush();
