@@ -44,6 +44,16 @@ final class ToolBox {
         }
     }
 
+    private ToolBox(World world, List<Tool> listed) {
+        this.world = world;
+        this.listed = listed;
+    }
+
+    /** The same tools on the world as a new session sees it ({@link World#session()}). */
+    ToolBox forSession() {
+        return new ToolBox(world.session(), listed);
+    }
+
     World world() {
         return world;
     }
