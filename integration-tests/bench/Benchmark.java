@@ -31,12 +31,14 @@ public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm");
+    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm",
+            "tau2");
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
                    long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path dist, Path json,
-                   int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen) {
+                   int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen,
+                   int folds, int tau2Parallel) {
 
         static Options parse(Path root, List<String> args) {
             boolean quick = args.contains("--quick");
@@ -54,9 +56,16 @@ public class Benchmark {
             int learnRounds = quick ? 1 : 3;
             int injvmSessions = quick ? 20 : 2000;
             int injvmOpen = quick ? 20 : 1000;
+            int folds = quick ? 2 : 5;
+            int tau2Parallel = 4;
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
                 if (a.equals("--quick")) {
+                    continue;
+                }
+                if (a.equals("--tau2")) {
+                    // The τ² retail benchmark alone: the same as --only tau2.
+                    parts = new LinkedHashSet<>(List.of("tau2"));
                     continue;
                 }
                 String value = i + 1 < args.size() ? args.get(i + 1) : null;
@@ -87,6 +96,8 @@ public class Benchmark {
                     case "--learn-rounds" -> learnRounds = positive(a, value);
                     case "--injvm-sessions" -> injvmSessions = positive(a, value);
                     case "--injvm-open" -> injvmOpen = positive(a, value);
+                    case "--folds" -> folds = positive(a, value);
+                    case "--parallel" -> tau2Parallel = positive(a, value);
                     default -> throw new IllegalArgumentException("unknown option " + a + " (bin/bench --help)");
                 }
             }
@@ -98,7 +109,7 @@ public class Benchmark {
             }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
                     100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, dist, json, customers, learnSessions,
-                    learnRounds, injvmSessions, injvmOpen);
+                    learnRounds, injvmSessions, injvmOpen, folds, tau2Parallel);
         }
 
         private static int positive(String option, String value) {
@@ -162,6 +173,10 @@ public class Benchmark {
         }
         if (options.parts().contains("injvm")) {
             InJvmSessions.run(options.injvmSessions(), options.injvmOpen(), !options.quick());
+        }
+        if (options.parts().contains("tau2")) {
+            Tau2Bench.run(root, new Tau2Bench.Options(options.quick(), options.folds(), options.tau2Parallel(),
+                    options.json().resolveSibling("tau2.json")));
         }
     }
 

@@ -1,0 +1,362 @@
+// The τ² retail benchmark (bin/bench --tau2; docs/flows.md, "The τ² retail benchmark").
+//
+// Every train task of τ²-bench's retail domain (testdata/tau2-retail) is a real agent's session:
+// its expert's calls, replayed one per LLM turn (Tau2Host) through stretto-proxy in front of
+// stretto-mcp-demo --world tau2-retail, which serves τ²'s tools on a fresh copy of the database.
+// Three passes, each checking every answer against τ²'s own (goldens.jsonl):
+//   1. record: every task through the passive proxy with --record;
+//   2. flows: k-fold cross-validation; for each fold, `stretto learn --habit-only` on the other
+//      folds' recordings, then each held-out task through `stretto-proxy --flow` (the default
+//      decider), the host skipping an expert read the flow already appended;
+//   3. guards: every task through `--domain retail --guards`, each expert write with the mutated
+//      writes the policy forbids sent before it (another user's order, user id or payment
+//      method; a reason not accepted; the write before any authentication), each of which must
+//      be refused.
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Pattern;
+
+final class Tau2Bench {
+
+    /**
+     * @param quick    a subset of the tasks (every eighth) and two folds: checks the harness and prints the figures
+     * @param folds    the folds of the cross-validation
+     * @param parallel sessions run at once
+     * @param json     where the figures go as JSON
+     */
+    record Options(boolean quick, int folds, int parallel, Path json) {
+    }
+
+    /** A lookup the flow made: the call (by its index in the expert's list) whose answer carried it. */
+    record Made(int after, Tau2Host.Lookup lookup) {
+    }
+
+    /** One held-out task served with a flow. */
+    record Served(Tau2Task task, int fold, List<Integer> sent, List<Double> ms, List<Integer> skipped,
+                  List<Made> lookups) {
+    }
+
+    /** A write's verdict: the expert's own ({@code kind} "expert") or a mutation of it. */
+    record Verdict(String task, String kind, String tool, String expectedRule, boolean tau2Failed,
+                   List<String> refusedBy) {
+    }
+
+    private final Path root;
+    private final Options o;
+    private final Path work;
+    private final List<String> demo;
+    private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, double[]> passiveMs = Collections.synchronizedMap(new LinkedHashMap<>());
+
+    private Tau2Bench(Path root, Options o, Path work) {
+        this.root = root;
+        this.o = o;
+        this.work = work;
+        Path data = root.resolve("testdata/tau2-retail");
+        this.demo = List.of(root.resolve("bin/stretto-mcp-demo").toString(), "--world", "tau2-retail", "--db",
+                data.resolve("db.json").toString());
+    }
+
+    static void run(Path root, Options o) throws Exception {
+        Path work = Files.createTempDirectory("stretto-bench-tau2");
+        try {
+            new Tau2Bench(root, o, work).run();
+        } finally {
+            Benchmark.emptyDirectory(work);
+            Files.deleteIfExists(work);
+        }
+    }
+
+    private void run() throws Exception {
+        long t0 = System.nanoTime();
+        Path data = root.resolve("testdata/tau2-retail");
+        List<Tau2Task> all = Tau2Task.readAll(data);
+        List<Tau2Task> tasks = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (!o.quick() || i % 8 == 0) {
+                tasks.add(all.get(i));
+            }
+        }
+        int folds = Math.min(o.folds(), tasks.size());
+        System.err.printf(Locale.ROOT, "tau2: %d tasks, %d folds, %d sessions at once%n", tasks.size(), folds,
+                o.parallel());
+
+        Path recorded = Files.createDirectories(work.resolve("recorded"));
+        parallel(tasks, t -> record(t, recorded));
+        Map<String, Path> logs = new LinkedHashMap<>();
+        try (var files = Files.list(recorded)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
+                String line = Files.readAllLines(f).getFirst();
+                String task = Tau2Task.JSON.readTree(line).path("host_session").asText().replace("tau2-record-", "");
+                logs.put(task, f);
+            }
+        }
+        System.err.printf(Locale.ROOT, "tau2: recorded %d sessions (%.0f s)%n", logs.size(), (System.nanoTime() - t0) / 1e9);
+
+        List<Served> served = Collections.synchronizedList(new ArrayList<>());
+        for (int f = 0; f < folds; f++) {
+            Path train = Files.createDirectories(work.resolve("fold-" + f + "/train"));
+            List<Tau2Task> heldOut = new ArrayList<>();
+            for (int i = 0; i < tasks.size(); i++) {
+                Tau2Task t = tasks.get(i);
+                if (i % folds == f) {
+                    heldOut.add(t);
+                } else {
+                    Path log = logs.get(t.id());
+                    Files.copy(log, train.resolve(log.getFileName()));
+                }
+            }
+            Path flow = work.resolve("fold-" + f + "/retail.flow.json");
+            learn(train, flow);
+            Path out = Files.createDirectories(work.resolve("fold-" + f + "/served"));
+            int fold = f;
+            parallel(heldOut, t -> served.add(serve(t, fold, flow, out)));
+            System.err.printf(Locale.ROOT, "tau2: fold %d of %d learned and served (%.0f s)%n", f + 1, folds,
+                    (System.nanoTime() - t0) / 1e9);
+        }
+
+        List<Verdict> verdicts = Collections.synchronizedList(new ArrayList<>());
+        Tau2Db db = Tau2Db.read(data.resolve("db.json"));
+        parallel(tasks, t -> verdicts.addAll(guard(t, db)));
+        System.err.printf(Locale.ROOT, "tau2: guards checked (%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+
+        Tau2Report report = new Tau2Report(tasks, folds, served, passiveMs, verdicts, handBacks(folds));
+        System.out.print(report.text(o.quick(), (System.nanoTime() - t0) / 1e9));
+        Files.createDirectories(o.json().getParent());
+        Files.writeString(o.json(), report.json());
+        System.out.println("the figures as JSON: " + o.json());
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("the τ² benchmark failed:\n  " + String.join("\n  ", problems));
+        }
+    }
+
+    @FunctionalInterface
+    private interface TaskRun {
+        void run(Tau2Task t) throws Exception;
+    }
+
+    private void parallel(List<Tau2Task> tasks, TaskRun body) throws Exception {
+        try (ExecutorService pool = Executors.newFixedThreadPool(o.parallel())) {
+            List<Future<?>> done = new ArrayList<>();
+            for (Tau2Task t : tasks) {
+                done.add(pool.submit(() -> {
+                    body.run(t);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        }
+    }
+
+    private List<String> proxy(String... options) {
+        List<String> command = new ArrayList<>();
+        command.add(root.resolve("bin/stretto-proxy").toString());
+        command.addAll(List.of(options));
+        command.add("--");
+        command.addAll(demo);
+        return command;
+    }
+
+    /** Compares an answer with τ²'s; a difference is a failure of the benchmark. */
+    private void check(Tau2Task t, int k, Tau2Host.Answer a, String pass) {
+        Tau2Task.Call c = t.calls().get(k);
+        if (!a.text().equals(c.text()) || a.error() != c.error()) {
+            problems.add(pass + ": task " + t.id() + " call " + k + " " + c.tool() + " answered " + cut(a.text())
+                    + " (error " + a.error() + "), τ² " + cut(c.text()) + " (error " + c.error() + ")");
+        }
+    }
+
+    private static String cut(String s) {
+        return s.length() > 200 ? s.substring(0, 200) + "…" : s;
+    }
+
+    // --- 1. record ------------------------------------------------------------------------
+
+    private void record(Tau2Task t, Path dir) throws Exception {
+        double[] ms = new double[t.calls().size()];
+        try (Tau2Host host = new Tau2Host(proxy("--record", dir.toString()), "tau2-record-" + t.id())) {
+            for (int k = 0; k < t.calls().size(); k++) {
+                Tau2Task.Call c = t.calls().get(k);
+                Tau2Host.Answer a = host.call(c.tool(), c.arguments());
+                check(t, k, a, "record");
+                ms[k] = a.ms();
+            }
+            host.end();
+        }
+        passiveMs.put(t.id(), ms);
+    }
+
+    // --- 2. flows ---------------------------------------------------------------------------
+
+    private void learn(Path sessions, Path flow) throws Exception {
+        Path log = work.resolve(flow.getFileName() + ".learn.txt");
+        Process p = new ProcessBuilder(root.resolve("bin/stretto").toString(), "learn", "--sessions", sessions.toString(),
+                "--domain", "retail", "--out", flow.toString(), "--habit-only")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (p.waitFor() != 0 || !Files.exists(flow)) {
+            throw new IllegalStateException("stretto learn failed with status " + p.exitValue() + ": "
+                    + Files.readString(log));
+        }
+    }
+
+    private Served serve(Tau2Task t, int fold, Path flow, Path dir) throws Exception {
+        List<Integer> sent = new ArrayList<>();
+        List<Double> ms = new ArrayList<>();
+        List<Integer> skipped = new ArrayList<>();
+        List<Made> made = new ArrayList<>();
+        try (Tau2Host host = new Tau2Host(proxy("--flow", flow.toString(), "--record", dir.toString()),
+                "tau2-serve-" + t.id())) {
+            int lastWrite = -1;
+            for (int k = 0; k < t.calls().size(); k++) {
+                Tau2Task.Call c = t.calls().get(k);
+                if (c.isRead() && servedBefore(made, lastWrite, c)) {
+                    // The agent has this result already: it makes no call and spends no turn on it.
+                    skipped.add(k);
+                    continue;
+                }
+                Tau2Host.Answer a = host.call(c.tool(), c.arguments());
+                check(t, k, a, "flow");
+                sent.add(k);
+                ms.add(a.ms());
+                for (Tau2Host.Lookup l : a.lookups()) {
+                    made.add(new Made(k, l));
+                }
+                if (c.isWrite() && !a.error()) {
+                    lastWrite = k;
+                }
+            }
+            host.end();
+        }
+        return new Served(t, fold, sent, ms, skipped, made);
+    }
+
+    /** Whether the flow appended this read to an answer since the session's last successful write. */
+    static boolean servedBefore(List<Made> made, int lastWrite, Tau2Task.Call c) {
+        for (Made m : made) {
+            if (m.after() >= lastWrite && m.lookup().tool().equals(c.tool()) && m.lookup().arguments().equals(c.arguments())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]+)?");
+
+    /** The flow logs' reasons for handing back, numbers left out, with how often each was given. */
+    private Map<String, Integer> handBacks(int folds) throws Exception {
+        Map<String, Integer> reasons = new TreeMap<>();
+        for (int f = 0; f < folds; f++) {
+            try (var files = Files.list(work.resolve("fold-" + f + "/served"))) {
+                for (Path p : files.filter(x -> x.toString().endsWith(".flow.jsonl")).toList()) {
+                    for (String line : Files.readAllLines(p)) {
+                        JsonNode d = Tau2Task.JSON.readTree(line);
+                        if ("hand_back".equals(d.path("action").asText())) {
+                            reasons.merge(NUMBER.matcher(d.path("reason").asText()).replaceAll("N"), 1, Integer::sum);
+                        }
+                    }
+                }
+            }
+        }
+        return reasons;
+    }
+
+    // --- 3. guards ----------------------------------------------------------------------------
+
+    private List<Verdict> guard(Tau2Task t, Tau2Db db) throws Exception {
+        List<Verdict> out = new ArrayList<>();
+        try (Tau2Host host = new Tau2Host(proxy("--domain", "retail", "--guards"), "tau2-guards-" + t.id())) {
+            host.noGap();
+            if (t.authenticates()) {
+                // Each of the task's writes before anyone was authenticated.
+                for (Tau2Task.Call c : t.calls()) {
+                    if (c.isWrite()) {
+                        out.add(mutated(host, t, "no authentication", c.tool(), c.arguments(), "retail.authenticated"));
+                    }
+                }
+            }
+            String user = null;
+            java.util.Set<String> othersLookedUp = new java.util.HashSet<>();
+            // A write let through, or refused, leaves the database as τ² would not: later answers differ.
+            boolean diverged = out.stream().anyMatch(v -> v.refusedBy().isEmpty());
+            for (int k = 0; k < t.calls().size(); k++) {
+                Tau2Task.Call c = t.calls().get(k);
+                if (c.isWrite() && user != null) {
+                    String status = c.tool().startsWith("return_") || c.tool().startsWith("exchange_") ? "delivered"
+                            : "pending";
+                    Tau2Db.Order other = db.otherOrder(user, status);
+                    if (c.arguments().has("order_id")) {
+                        host.call("get_order_details", object("order_id", other.id()));
+                        out.add(mutated(host, t, "another user's order", c.tool(),
+                                with(c.arguments(), "order_id", other.id()), "retail.own_order"));
+                    }
+                    if (c.arguments().has("payment_method_id")) {
+                        if (othersLookedUp.add(other.user())) {
+                            host.call("get_user_details", object("user_id", other.user()));
+                        }
+                        String method = db.methodLike(other.user(), c.arguments().get("payment_method_id").textValue());
+                        out.add(mutated(host, t, "another user's payment method", c.tool(),
+                                with(c.arguments(), "payment_method_id", method), "retail.own_payment"));
+                    }
+                    if (c.tool().equals("modify_user_address")) {
+                        out.add(mutated(host, t, "another user's user id", c.tool(),
+                                with(c.arguments(), "user_id", other.user()), "retail.own_user"));
+                    }
+                    if (c.tool().equals("cancel_pending_order")) {
+                        out.add(mutated(host, t, "a reason not accepted", c.tool(),
+                                with(c.arguments(), "reason", "found it cheaper elsewhere"), "retail.cancel_reason"));
+                    }
+                }
+                diverged |= out.stream().anyMatch(v -> !v.kind().equals("expert") && v.refusedBy().isEmpty());
+                Tau2Host.Answer a = host.call(c.tool(), c.arguments());
+                if (c.isWrite()) {
+                    out.add(new Verdict(t.id(), "expert", c.tool(), null, c.error(), a.refusedBy()));
+                    diverged |= a.refused() && !c.error();
+                }
+                if (!diverged && !a.refused()) {
+                    check(t, k, a, "guards");
+                }
+                if (user == null && c.tool().startsWith("find_user_id_by_") && !a.error()) {
+                    user = a.text();
+                }
+            }
+            host.end();
+        }
+        return out;
+    }
+
+    private Verdict mutated(Tau2Host host, Tau2Task t, String kind, String tool, ObjectNode arguments, String rule)
+            throws Exception {
+        Tau2Host.Answer a = host.call(tool, arguments);
+        if (!a.refused()) {
+            problems.add("guards: task " + t.id() + ": " + kind + " was not refused: " + tool + " " + arguments
+                    + " answered " + cut(a.text()));
+        }
+        return new Verdict(t.id(), kind, tool, rule, false, a.refusedBy());
+    }
+
+    private static ObjectNode object(String key, String value) {
+        return Tau2Task.JSON.createObjectNode().put(key, value);
+    }
+
+    private static ObjectNode with(ObjectNode arguments, String key, String value) {
+        ObjectNode copy = arguments.deepCopy();
+        copy.put(key, value);
+        return copy;
+    }
+}
