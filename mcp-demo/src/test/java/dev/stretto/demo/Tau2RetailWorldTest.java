@@ -88,7 +88,7 @@ class Tau2RetailWorldTest {
 
     @Test
     void answersTasksAsTau2DoesThroughTheStdioServer() throws IOException {
-        Path goldens = Tau2DataDir.dir().resolve("goldens.jsonl");
+        Path goldens = dev.stretto.demo.tau2.Tau2Data.dir().resolve("goldens.jsonl");
         List<JsonNode> calls = new ArrayList<>();
         for (String line : Files.readAllLines(goldens, StandardCharsets.UTF_8)) {
             JsonNode c = json(line);
@@ -196,17 +196,5 @@ class Tau2RetailWorldTest {
         assertEquals(2, code);
         assertEquals(0, out.size());
         return err.toString(StandardCharsets.UTF_8).strip();
-    }
-
-    /** testdata/tau2-retail above the module's directory. */
-    static final class Tau2DataDir {
-        static Path dir() {
-            for (Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath(); d != null; d = d.getParent()) {
-                if (Files.isRegularFile(d.resolve("testdata/tau2-retail/goldens.jsonl"))) {
-                    return d.resolve("testdata/tau2-retail");
-                }
-            }
-            throw new IllegalStateException("testdata/tau2-retail is missing above " + System.getProperty("user.dir"));
-        }
     }
 }

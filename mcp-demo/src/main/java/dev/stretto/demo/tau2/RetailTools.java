@@ -1,5 +1,7 @@
 package dev.stretto.demo.tau2;
 
+import dev.stretto.trace.json.CanonicalJson;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,20 +24,8 @@ import java.util.TreeMap;
  * the integer 0.
  */
 final class RetailTools {
-    private static final Comparator<String> CODE_POINTS = (a, b) -> {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
-            if (ca != cb) {
-                return Integer.compare(ca, cb);
-            }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
-    };
+    /** Python orders strings by code point. */
+    private static final Comparator<String> CODE_POINTS = CanonicalJson::compareCodePoints;
 
     private final RetailDb db;
 

@@ -4,11 +4,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** testdata/tau2-retail, found above the module's directory (see testdata/tau2-retail/README.md). */
-final class Tau2Data {
+public final class Tau2Data {
     private Tau2Data() {
     }
 
-    static Path dir() {
+    /** {@return testdata/tau2-retail of the checkout} */
+    public static Path dir() {
         Path moduleDir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
         for (Path d = moduleDir; d != null; d = d.getParent()) {
             Path data = d.resolve("testdata/tau2-retail");
