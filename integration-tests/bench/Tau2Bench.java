@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
 final class Tau2Bench {
 
     /**
-     * @param quick    a subset of the tasks (every eighth) and two folds: checks the harness and prints the figures
+     * @param quick    a subset of the tasks (every tenth) and two folds, and only the replay of every
+     *                 call: checks the harness and prints the figures
      * @param folds    the folds of the cross-validation
      * @param parallel sessions run at once
      * @param json     where the figures go as JSON
@@ -41,12 +42,34 @@ final class Tau2Bench {
     record Options(boolean quick, int folds, int parallel, Path json) {
     }
 
+    /** How the host replays a task served with a flow. */
+    enum Replay {
+        /** Every expert call is made; a read the flow appended before counts as served. */
+        EVERY_CALL("every expert call made"),
+        /** A read the flow appended before is not made: the agent takes the appended result. */
+        TAKES_LOOKUPS("served reads not made");
+
+        final String label;
+
+        Replay(String label) {
+            this.label = label;
+        }
+    }
+
     /** A lookup the flow made: the call (by its index in the expert's list) whose answer carried it. */
     record Made(int after, Tau2Host.Lookup lookup) {
     }
 
     /** One held-out task served with a flow. */
-    record Served(Tau2Task task, int fold, List<Integer> sent, List<Double> ms, List<Integer> skipped,
+    /**
+     * One held-out task served with a flow.
+     *
+     * @param sent    the expert's calls the host made, by index
+     * @param ms      their round trips
+     * @param served  the expert's reads the flow had appended before (not made under {@link Replay#TAKES_LOOKUPS})
+     * @param lookups every lookup the flow appended, in order
+     */
+    record Served(Replay replay, Tau2Task task, int fold, List<Integer> sent, List<Double> ms, List<Integer> served,
                   List<Made> lookups) {
     }
 
@@ -87,7 +110,7 @@ final class Tau2Bench {
         List<Tau2Task> all = Tau2Task.readAll(data);
         List<Tau2Task> tasks = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
-            if (!o.quick() || i % 8 == 0) {
+            if (!o.quick() || i % 10 == 0) {
                 tasks.add(all.get(i));
             }
         }
@@ -124,7 +147,9 @@ final class Tau2Bench {
             learn(train, flow);
             Path out = Files.createDirectories(work.resolve("fold-" + f + "/served"));
             int fold = f;
-            parallel(heldOut, t -> served.add(serve(t, fold, flow, out)));
+            for (Replay replay : replays()) {
+                parallel(heldOut, t -> served.add(serve(replay, t, fold, flow, out)));
+            }
             System.err.printf(Locale.ROOT, "tau2: fold %d of %d learned and served (%.0f s)%n", f + 1, folds,
                     (System.nanoTime() - t0) / 1e9);
         }
@@ -134,7 +159,11 @@ final class Tau2Bench {
         parallel(tasks, t -> verdicts.addAll(guard(t, db)));
         System.err.printf(Locale.ROOT, "tau2: guards checked (%.0f s)%n", (System.nanoTime() - t0) / 1e9);
 
-        Tau2Report report = new Tau2Report(tasks, folds, served, passiveMs, verdicts, handBacks(folds));
+        Map<Replay, Map<String, Integer>> handBacks = new LinkedHashMap<>();
+        for (Replay replay : replays()) {
+            handBacks.put(replay, handBacks(folds, replay));
+        }
+        Tau2Report report = new Tau2Report(tasks, folds, served, passiveMs, verdicts, handBacks);
         System.out.print(report.text(o.quick(), (System.nanoTime() - t0) / 1e9));
         Files.createDirectories(o.json().getParent());
         Files.writeString(o.json(), report.json());
@@ -142,6 +171,10 @@ final class Tau2Bench {
         if (!problems.isEmpty()) {
             throw new IllegalStateException("the τ² benchmark failed:\n  " + String.join("\n  ", problems));
         }
+    }
+
+    private List<Replay> replays() {
+        return o.quick() ? List.of(Replay.EVERY_CALL) : List.of(Replay.values());
     }
 
     @FunctionalInterface
@@ -215,20 +248,22 @@ final class Tau2Bench {
         }
     }
 
-    private Served serve(Tau2Task t, int fold, Path flow, Path dir) throws Exception {
+    private Served serve(Replay replay, Tau2Task t, int fold, Path flow, Path dir) throws Exception {
         List<Integer> sent = new ArrayList<>();
         List<Double> ms = new ArrayList<>();
-        List<Integer> skipped = new ArrayList<>();
+        List<Integer> served = new ArrayList<>();
         List<Made> made = new ArrayList<>();
         try (Tau2Host host = new Tau2Host(proxy("--flow", flow.toString(), "--record", dir.toString()),
-                "tau2-serve-" + t.id())) {
+                "tau2-serve-" + replay.name().toLowerCase(Locale.ROOT) + "-" + t.id())) {
             int lastWrite = -1;
             for (int k = 0; k < t.calls().size(); k++) {
                 Tau2Task.Call c = t.calls().get(k);
-                if (c.isRead() && servedBefore(made, lastWrite, c)) {
-                    // The agent has this result already: it makes no call and spends no turn on it.
-                    skipped.add(k);
-                    continue;
+                if (k > 0 && c.isRead() && servedBefore(made, lastWrite, c)) {
+                    served.add(k);
+                    if (replay == Replay.TAKES_LOOKUPS) {
+                        // The agent has this result already: it makes no call and spends no turn on it.
+                        continue;
+                    }
                 }
                 Tau2Host.Answer a = host.call(c.tool(), c.arguments());
                 check(t, k, a, "flow");
@@ -243,7 +278,7 @@ final class Tau2Bench {
             }
             host.end();
         }
-        return new Served(t, fold, sent, ms, skipped, made);
+        return new Served(replay, t, fold, sent, ms, served, made);
     }
 
     /** Whether the flow appended this read to an answer since the session's last successful write. */
@@ -258,12 +293,18 @@ final class Tau2Bench {
 
     private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]+)?");
 
-    /** The flow logs' reasons for handing back, numbers left out, with how often each was given. */
-    private Map<String, Integer> handBacks(int folds) throws Exception {
+    /** The flow logs' reasons for handing back in one replay, numbers left out, with how often each was given. */
+    private Map<String, Integer> handBacks(int folds, Replay replay) throws Exception {
         Map<String, Integer> reasons = new TreeMap<>();
+        String session = "tau2-serve-" + replay.name().toLowerCase(Locale.ROOT) + "-";
         for (int f = 0; f < folds; f++) {
             try (var files = Files.list(work.resolve("fold-" + f + "/served"))) {
                 for (Path p : files.filter(x -> x.toString().endsWith(".flow.jsonl")).toList()) {
+                    Path log = p.resolveSibling(p.getFileName().toString().replace(".flow.jsonl", ".jsonl"));
+                    String header = Files.readAllLines(log).getFirst();
+                    if (!Tau2Task.JSON.readTree(header).path("host_session").asText().startsWith(session)) {
+                        continue;
+                    }
                     for (String line : Files.readAllLines(p)) {
                         JsonNode d = Tau2Task.JSON.readTree(line);
                         if ("hand_back".equals(d.path("action").asText())) {
