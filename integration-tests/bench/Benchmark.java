@@ -139,7 +139,9 @@ public class Benchmark {
         try {
             List<Setup> setups = Setup.all(options, logs);
             Results results = new Results(setups);
-            for (int r = 0; r < options.rounds(); r++) {
+            // Rounds only when a part runs in them (--only flow,learn,injvm,tau2 has none).
+            boolean inRounds = options.parts().stream().anyMatch(p -> Scenario.of(p) != null);
+            for (int r = 0; inRounds && r < options.rounds(); r++) {
                 for (String part : options.parts()) {
                     Scenario scenario = Scenario.of(part);
                     if (scenario == null) {

@@ -60,7 +60,6 @@ final class Tau2Bench {
     record Made(int after, Tau2Host.Lookup lookup) {
     }
 
-    /** One held-out task served with a flow. */
     /**
      * One held-out task served with a flow.
      *
@@ -73,9 +72,14 @@ final class Tau2Bench {
                   List<Made> lookups) {
     }
 
-    /** A write's verdict: the expert's own ({@code kind} "expert") or a mutation of it. */
+    /**
+     * A write's verdict: the expert's own ({@code kind} "expert") or a mutation of it.
+     *
+     * @param refusedBy the rules that refused it, empty when it was forwarded
+     * @param reason    what the refusal told the agent after {@code nothing changed: }, empty when forwarded
+     */
     record Verdict(String task, String kind, String tool, String expectedRule, boolean tau2Failed,
-                   List<String> refusedBy) {
+                   List<String> refusedBy, String reason) {
     }
 
     private final Path root;
@@ -366,7 +370,7 @@ final class Tau2Bench {
                 diverged |= out.stream().anyMatch(v -> !v.kind().equals("expert") && v.refusedBy().isEmpty());
                 Tau2Host.Answer a = host.call(c.tool(), c.arguments());
                 if (c.isWrite()) {
-                    out.add(new Verdict(t.id(), "expert", c.tool(), null, c.error(), a.refusedBy()));
+                    out.add(new Verdict(t.id(), "expert", c.tool(), null, c.error(), a.refusedBy(), a.reason()));
                     diverged |= a.refused() && !c.error();
                 }
                 if (!diverged && !a.refused()) {
@@ -388,7 +392,7 @@ final class Tau2Bench {
             problems.add("guards: task " + t.id() + ": " + kind + " was not refused: " + tool + " " + arguments
                     + " answered " + cut(a.text()));
         }
-        return new Verdict(t.id(), kind, tool, rule, false, a.refusedBy());
+        return new Verdict(t.id(), kind, tool, rule, false, a.refusedBy(), a.reason());
     }
 
     private static ObjectNode object(String key, String value) {

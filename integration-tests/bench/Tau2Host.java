@@ -23,6 +23,7 @@ final class Tau2Host implements AutoCloseable {
     static final long GAP_MS = 600;
     static final String APPENDIX = "--- Also looked up automatically (current results; no need to repeat these calls) ---";
     static final String REFUSED = "Refused by the policy check, so ";
+    private static final String CHANGED = "nothing changed: ";
     private static final Pattern RULE = Pattern.compile("\\(policy check ([a-z_.]+)\\)");
 
     /**
@@ -47,6 +48,16 @@ final class Tau2Host implements AutoCloseable {
     record Answer(String text, boolean error, List<Lookup> lookups, double ms, List<String> refusedBy) {
         boolean refused() {
             return !refusedBy.isEmpty();
+        }
+
+        /** The policy's reason for a refusal (what follows {@code nothing changed: }), empty when not refused. */
+        String reason() {
+            if (!refused()) {
+                return "";
+            }
+            int at = text.indexOf(CHANGED);
+            String reason = at < 0 ? text : text.substring(at + CHANGED.length());
+            return reason.endsWith(".") ? reason.substring(0, reason.length() - 1) : reason;
         }
     }
 

@@ -10,6 +10,9 @@ import java.util.TreeMap;
 
 final class Tau2Report {
 
+    /** How many of the missed reads the text shows. */
+    private static final int MISSED_SHOWN = 12;
+
     /** Counts of one group of reads and lookups. */
     static final class Counts {
         int reads;
@@ -51,6 +54,8 @@ final class Tau2Report {
         final List<Double> carryingAdded = new ArrayList<>();
         final List<Double> otherServed = new ArrayList<>();
         final List<Double> otherPassive = new ArrayList<>();
+        /** The reads missed of the tools the flows do look up, each with what preceded it. */
+        final List<String> missed = new ArrayList<>();
 
         Flows(Tau2Bench.Replay replay, List<Tau2Bench.Served> served, Map<String, double[]> passiveMs,
               Map<String, Integer> handBacks) {
@@ -79,8 +84,12 @@ final class Tau2Report {
                 one.reads = 1;
                 if (s.served().contains(k)) {
                     one.served = 1;
-                } else if (sameToolOtherArguments(s, k)) {
-                    one.otherArguments = 1;
+                } else {
+                    if (sameToolOtherArguments(s, k)) {
+                        one.otherArguments = 1;
+                    }
+                    missed.add(f("task %s call %d %s %s, after %s; the flow looked up %s", s.task().id(), k, c.tool(),
+                            c.arguments(), calls.get(k - 1).tool(), lookupsBefore(s, k)));
                 }
                 fold.add(one);
                 byTool.computeIfAbsent(c.tool(), x -> new Counts()).add(one);
@@ -132,9 +141,27 @@ final class Tau2Report {
                     "precise"));
             byTool.forEach((tool, c) -> out.append(f("%-26s %6d %7d %10d %8d %8d%n", tool, c.reads, c.served,
                     c.otherArguments, c.lookups, c.precise)));
+            List<String> looked = missed.stream().filter(m -> byTool.entrySet().stream().anyMatch(e ->
+                    e.getValue().lookups > 0 && m.contains(" " + e.getKey() + " {"))).toList();
+            out.append(f("missed reads of the tools the flows look up: %d%s%n", looked.size(),
+                    looked.size() > MISSED_SHOWN ? ", the first " + MISSED_SHOWN : ""));
+            looked.stream().limit(MISSED_SHOWN).forEach(m -> out.append("  ")
+                    .append(m.length() > 300 ? m.substring(0, 300) + "…" : m).append('\n'));
             out.append(f("why the flows handed back (flow logs, numbers as N):%n"));
             handBacks.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(10)
                     .forEach(e -> out.append(f("%6d  %s%n", e.getValue(), e.getKey())));
+        }
+
+        /** What the flow appended since the last write before call {@code k}, tool and arguments. */
+        private static String lookupsBefore(Tau2Bench.Served s, int k) {
+            int lastWrite = lastWriteBefore(s.task().calls(), k);
+            List<String> out = new ArrayList<>();
+            for (Tau2Bench.Made m : s.lookups()) {
+                if (m.after() < k && m.after() >= lastWrite) {
+                    out.add(m.lookup().tool() + " " + m.lookup().arguments());
+                }
+            }
+            return out.isEmpty() ? "nothing" : String.join(", ", out);
         }
 
         double perCall() {
@@ -246,7 +273,7 @@ final class Tau2Report {
                     n, n == 1 ? "" : "s", r)));
             if (auth) {
                 writes.stream().filter(v -> !v.refusedBy().isEmpty() && !v.tau2Failed()).forEach(v -> out.append(
-                        f("      task %s %s: %s%n", v.task(), v.tool(), String.join(", ", v.refusedBy()))));
+                        f("      task %s %s: %s%n", v.task(), v.tool(), v.reason())));
             }
         }
         out.append(f("guards on mutated writes (the policy forbids each):%n"));
