@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Active mode through the launchers: bin/stretto-proxy --guards --commit --context in front of
- * bin/stretto-mcp-demo --world retail, as the README's worked example runs it; then the
+ * bin/stretto-mcp-demo --world retail, as docs/active-mode.md's worked example runs it; then the
  * recorded session through bin/stretto show and bin/stretto guards.
  */
 class ActiveModeIT {
@@ -106,16 +106,17 @@ class ActiveModeIT {
     }
 
     /**
-     * The README's worked example, as written (its directory moved into the test's), run twice
+     * docs/active-mode.md's worked example, as written (its directory moved into the test's), run twice
      * as a user trying it runs it again: each run shows one session, its conversation once and
      * its three cancellations.
      */
     @Test
-    void theReadmesWorkedExampleRunsAsWrittenAndAgain() throws Exception {
-        String readme = Files.readString(Repo.root().resolve("README.md"));
-        int at = readme.indexOf("A worked example on the demo's retail world");
-        int start = readme.indexOf("```sh\n", at) + "```sh\n".length();
-        String script = readme.substring(start, readme.indexOf("\n```", start) + 1);
+    void theDocsWorkedExampleRunsAsWrittenAndAgain() throws Exception {
+        String page = Files.readString(Repo.root().resolve("docs/active-mode.md"));
+        int at = page.indexOf("\n## A worked example on the demo's retail world\n");
+        assertTrue(at >= 0, "docs/active-mode.md has its worked example");
+        int start = page.indexOf("```sh\n", at) + "```sh\n".length();
+        String script = page.substring(start, page.indexOf("\n```", start) + 1);
         assertTrue(script.contains("/tmp/stretto-active"), script);
         script = script.replace("/tmp/stretto-active", dir.resolve("example").toString());
         for (int run = 1; run <= 2; run++) {

@@ -315,11 +315,13 @@ class ConfirmJudgeIT {
         }
     }
 
-    /** The shell blocks of the README's section on the judge, as a user pastes them. */
-    private static String readmeExample() throws IOException {
-        String readme = Files.readString(Repo.root().resolve("README.md"), StandardCharsets.UTF_8);
-        String section = readme.substring(readme.indexOf("## The confirmation judge"),
-                readme.indexOf("### The System-One oracle"));
+    /** The shell blocks of docs/active-mode.md's section on the judge, as a user pastes them. */
+    private static String docsExample() throws IOException {
+        String page = Files.readString(Repo.root().resolve("docs/active-mode.md"), StandardCharsets.UTF_8);
+        int from = page.indexOf("\n## `--confirm-judge`: the confirmation judge\n");
+        int to = page.indexOf("\n## ", from + 1);
+        assertTrue(from >= 0 && to > from, "docs/active-mode.md has its section on the judge");
+        String section = page.substring(from, to);
         StringBuilder script = new StringBuilder();
         for (int at = section.indexOf("```sh\n"); at >= 0; at = section.indexOf("```sh\n", at + 1)) {
             int start = at + "```sh\n".length();
@@ -329,8 +331,8 @@ class ConfirmJudgeIT {
     }
 
     @Test
-    void theReadmesWorkedExampleRunsAsWrittenWithTheMockOracle() throws Exception {
-        String script = readmeExample();
+    void theDocsWorkedExampleRunsAsWrittenWithTheMockOracle() throws Exception {
+        String script = docsExample();
         assertTrue(script.contains("--confirm-judge log --oracle mock"), script);
         Path example = dir.resolve("example");
         try (Proc sh = Proc.start(List.of("sh", "-c", script.replace("/tmp/stretto-judge", example.toString())),

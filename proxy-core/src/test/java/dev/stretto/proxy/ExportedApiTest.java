@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The exported API names only exported types: every public or protected member of every public
- * type of {@code dev.stretto.proxy} (nested ones too) takes, returns, throws and extends types
+ * type of the packages the module exports ({@code dev.stretto.proxy}, {@code
+ * dev.stretto.proxy.share}; nested types too) takes, returns, throws and extends types
  * of packages their modules export to everyone (the JDK's, this package, trace-reader's API),
  * never one of the internal packages a program on the module path cannot use. And no call of it
  * is ambiguous when an argument is null: no two overloads take the same number of arguments,
@@ -33,17 +34,20 @@ import org.junit.jupiter.api.Test;
 class ExportedApiTest {
 
     private static List<Class<?>> exportedTypes() throws Exception {
-        Path dir = Path.of(Proxy.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .resolve("dev/stretto/proxy");
+        Path classes = Path.of(Proxy.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<Class<?>> out = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.sorted().toList()) {
-                String name = f.getFileName().toString();
-                if (name.endsWith(".class") && !name.contains("$") && !name.equals("package-info.class")) {
-                    addPublic(Class.forName("dev.stretto.proxy." + name.substring(0, name.length() - 6)), out);
+        for (String pkg : Proxy.class.getModule().getDescriptor().exports().stream()
+                .map(java.lang.module.ModuleDescriptor.Exports::source).sorted().toList()) {
+            try (Stream<Path> files = Files.list(classes.resolve(pkg.replace('.', '/')))) {
+                for (Path f : files.sorted().toList()) {
+                    String name = f.getFileName().toString();
+                    if (name.endsWith(".class") && !name.contains("$") && !name.equals("package-info.class")) {
+                        addPublic(Class.forName(pkg + "." + name.substring(0, name.length() - 6)), out);
+                    }
                 }
             }
         }
+        assertEquals(true, out.size() > 20, "the exported packages' types: " + out);
         return out;
     }
 

@@ -81,6 +81,9 @@ public final class Stretto {
               promote --flow FILE --sessions DIR --out FILE
                                    promote the sites of a flow where the agent used
                                    its lookups in shadow runs (see promote --help)
+              redact IN... --out DIR
+                                   write pseudonymised copies of session logs to share,
+                                   from which learn learns the same flow (see redact --help)
               export-answers --oracle-cache DIR [OUT]
                                    write the oracle's cached answers as JSON lines
               import-answers --oracle-cache DIR [FILE]
@@ -104,8 +107,8 @@ public final class Stretto {
               stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
             show, episode, manifest, sessions and guards exit as below; init, learn,
-            promote, export-answers, import-answers, flow, flow-show and evaluate say how in
-            their --help.
+            promote, redact, export-answers, import-answers, flow, flow-show and evaluate say
+            how in their --help.
             """ + EXIT_CODES;
 
     private static final String SHOW_HELP = """
@@ -301,6 +304,9 @@ public final class Stretto {
             }
             if (args.length > 0 && args[0].equals(InitCli.COMMAND)) {
                 return InitCli.run(args, out, err, env);
+            }
+            if (args.length > 0 && args[0].equals(RedactCli.COMMAND)) {
+                return RedactCli.run(args, out, err, env);
             }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {

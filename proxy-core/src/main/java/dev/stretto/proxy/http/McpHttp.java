@@ -8,6 +8,7 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,12 +147,27 @@ final class McpHttp {
         return send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
     }
 
-    /** Ends the session with DELETE; returns the status. */
+    /**
+     * Ends the session with DELETE; returns the status. DELETE is idempotent, so a request that
+     * failed on its connection is sent once more: the client's pool may hand out a connection the
+     * server closed while it sat idle, and the client itself retries only GET and HEAD on those.
+     */
     int delete() throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(target).DELETE().timeout(timeout);
         sessionHeaders(b);
         extraHeaders(b);
-        return send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        HttpRequest request = b.build();
+        try {
+            HttpResponse<Void> response = client.send(request, HttpResponse.BodyHandlers.discarding());
+            reachability.answered();
+            return response.statusCode();
+        } catch (IOException e) {
+            // A timeout is not a closed connection: the server is slow, and asking again would wait twice.
+            if (PostExchange.isInterruption(e) || e instanceof HttpTimeoutException) {
+                throw e;
+            }
+        }
+        return send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body)

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Java a harness author pastes from the README's library section (and from the embedding
- * section of docs/active-mode.md) compiles against the API on the module path; the judge's
+ * The Java a harness author pastes from the README's library section, from docs/library.md and
+ * from the embedding section of docs/active-mode.md compiles against the API on the module path; the judge's
  * example, which needs the internal types, compiles on the class path, and on the module path
  * fails as the documents say. Each block is
  * a fragment: it becomes the body of a method of its own, whose class declares the names the
@@ -38,11 +38,16 @@ class ReadmeSnippetsTest {
     @Test
     void theLibrarySectionsJavaCompilesOnTheModulePath(@TempDir Path tmp) throws Exception {
         Path root = repositoryRoot();
-        List<String> blocks = new ArrayList<>(javaBlocks(section(root.resolve("README.md"),
-                "## Using proxy-core as a library")));
-        assertTrue(blocks.size() >= 4, "the library section's Java blocks: " + blocks.size());
-        assertTrue(blocks.stream().noneMatch(ReadmeSnippetsTest::usesInternalPackages), "the README's library section"
+        List<String> readme = javaBlocks(section(root.resolve("README.md"), "## Using proxy-core as a library"));
+        assertTrue(readme.size() >= 1, "the README's library section has Java to paste");
+        assertTrue(readme.stream().noneMatch(ReadmeSnippetsTest::usesInternalPackages), "the README's library section"
                 + " shows the exported API only");
+        List<String> library = javaBlocks(Files.readString(root.resolve("docs/library.md")));
+        assertTrue(library.size() >= 4, "docs/library.md's Java blocks: " + library.size());
+        assertTrue(library.stream().noneMatch(ReadmeSnippetsTest::usesInternalPackages), "docs/library.md shows the"
+                + " exported API only");
+        List<String> blocks = new ArrayList<>(readme);
+        blocks.addAll(library);
         blocks.add(embeddingBlocks(root).getFirst());
         Path src = snippets(tmp, blocks, true);
         assertEquals("", HarnessExampleTest.compile(HarnessExampleTest.modulePath(), tmp, src.resolve("module-info.java"),
@@ -124,7 +129,7 @@ class ReadmeSnippetsTest {
     }
 
     /** The checkout: the directory above this module's that holds testdata/reference. */
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         for (Path p = Path.of(System.getProperty("user.dir")).toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.isDirectory(p.resolve("testdata/reference")) && Files.isRegularFile(p.resolve("README.md"))) {
                 return p;
