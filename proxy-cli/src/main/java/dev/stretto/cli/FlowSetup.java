@@ -7,9 +7,9 @@ import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.file.FlowFormatException;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.run.ServedFlow;
+import dev.stretto.proxy.io.IoMessages;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleSettings;
-import dev.stretto.proxy.record.Retention;
 import java.io.IOException;
 import java.util.Map;
 
@@ -58,7 +58,7 @@ record FlowSetup(ServedFlow served, Oracle oracle) {
         } catch (IllegalArgumentException e) {
             throw new Failure(e.getMessage(), true);
         } catch (IOException e) {
-            throw new Failure("cannot read the flow " + source + ": " + Retention.describe(e), false);
+            throw new Failure("cannot read the flow " + source + ": " + IoMessages.describe(e), false);
         }
         if (served.decider() != DeciderKind.ARBITER) {
             return new FlowSetup(served, null);

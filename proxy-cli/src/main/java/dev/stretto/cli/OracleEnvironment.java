@@ -1,9 +1,9 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.io.IoMessages;
 import dev.stretto.proxy.oracle.ApiKey;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleSettings;
-import dev.stretto.proxy.record.Retention;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.CharacterCodingException;
@@ -106,7 +106,7 @@ public final class OracleEnvironment {
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException(where + ", which is not UTF-8 text");
         } catch (IOException e) {
-            throw new IllegalArgumentException(where + ", which cannot be read: " + Retention.describe(e));
+            throw new IllegalArgumentException(where + ", which cannot be read: " + IoMessages.describe(e));
         }
         if (content.isBlank()) {
             throw new IllegalArgumentException(where + ", which is empty");

@@ -4,7 +4,7 @@ import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.record.CommandRedactor;
+import dev.stretto.proxy.redact.CommandRedactor;
 import java.net.URI;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.stretto.cli;
 
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.HeaderSpec;
-import dev.stretto.proxy.record.CommandRedactor;
+import dev.stretto.proxy.redact.CommandRedactor;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;

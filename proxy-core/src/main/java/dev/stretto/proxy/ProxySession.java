@@ -3,6 +3,7 @@ package dev.stretto.proxy;
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
 import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.io.IoMessages;
 import dev.stretto.proxy.judge.ConfirmLogFile;
 import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.record.LogFileSink;
@@ -11,7 +12,7 @@ import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.record.Retention;
 import dev.stretto.proxy.record.SessionId;
 import dev.stretto.proxy.record.SessionLogFile;
-import dev.stretto.proxy.session.HostInput;
+import dev.stretto.proxy.host.HostInput;
 import dev.stretto.proxy.session.Session;
 import dev.stretto.proxy.http.HttpUpstream;
 import dev.stretto.proxy.upstream.ChildProcessUpstream;
@@ -75,7 +76,7 @@ final class ProxySession {
             try {
                 logFile = SessionLogFile.create(dir, sessionId);
             } catch (IOException e) {
-                throw new ProxyStartException("cannot create the session log in " + dir + ": " + Retention.describe(e), e);
+                throw new ProxyStartException("cannot create the session log in " + dir + ": " + IoMessages.describe(e), e);
             }
             sessionId = logFile.session();
             // With --record-sync the header, the file and its directories are on disk before the server starts.
@@ -141,7 +142,7 @@ final class ProxySession {
             } catch (IOException e) {
                 sinks.forEach(ProxySession::discard);
                 String message = e instanceof dev.stretto.proxy.upstream.UpstreamStartException
-                        ? e.getMessage() : "cannot start the server: " + Retention.describe(e);
+                        ? e.getMessage() : "cannot start the server: " + IoMessages.describe(e);
                 throw new ProxyStartException(message, e);
             } catch (InterruptedException e) {
                 SessionResult stopped = result(INTERRUPTED_STATUS, EndReason.INTERRUPTED, session.serverEnd(), null,
@@ -177,7 +178,7 @@ final class ProxySession {
             } catch (IOException | RuntimeException e) {
                 sinks.forEach(ProxySession::discard);
                 throw new ProxyStartException("cannot start recording to " + LogWriter.name(sink) + ": "
-                        + (e instanceof IOException io ? Retention.describe(io) : String.valueOf(e.getMessage())), e);
+                        + (e instanceof IOException io ? IoMessages.describe(io) : String.valueOf(e.getMessage())), e);
             }
             sinks.add(sink);
         }
@@ -221,7 +222,8 @@ final class ProxySession {
     static Upstream upstreamFor(ProxyConfig config) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
-            return new ChildProcessUpstream(c, config.host().path(), config.shutdown(),
+            return new ChildProcessUpstream(c.argv(), c.environment(), c.directory(), c.stderr(), config.host().path(),
+                    config.shutdown(),
                     config.subreaper() == null ? ChildReaper.none() : config.subreaper().reaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {

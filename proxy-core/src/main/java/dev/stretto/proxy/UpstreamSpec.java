@@ -1,8 +1,7 @@
 package dev.stretto.proxy;
 
 import dev.stretto.proxy.http.HttpUpstream;
-import dev.stretto.proxy.http.Secrets;
-import dev.stretto.proxy.record.CommandRedactor;
+import dev.stretto.proxy.redact.CommandRedactor;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -309,7 +308,7 @@ public sealed interface UpstreamSpec {
 
         @Override
         public List<String> secretValues() {
-            return Secrets.of(endpoint, headers);
+            return HttpUpstream.secretValues(endpoint, headers);
         }
 
         /** The URL's log form and the header names; never a header value or a URL credential. */

@@ -2,7 +2,7 @@ package dev.stretto.cli.tools;
 
 import dev.stretto.proxy.flow.wire.FlowLogFile;
 import dev.stretto.proxy.judge.ConfirmLogFile;
-import dev.stretto.proxy.record.CommandRedactor;
+import dev.stretto.proxy.redact.CommandRedactor;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.Source;

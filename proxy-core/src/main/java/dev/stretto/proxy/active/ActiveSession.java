@@ -1,10 +1,12 @@
 package dev.stretto.proxy.active;
 
+import dev.stretto.proxy.host.HostInput;
+import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.judge.Judge;
 import dev.stretto.proxy.record.Recorder;
-import dev.stretto.proxy.session.HostInput;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.episode.Episode;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 
 /**
@@ -23,41 +26,15 @@ import java.util.function.LongSupplier;
  * wires it in place of the passive path: the server's lines go to {@link #serverSink()},
  * {@link #loops} are forked into the session's scope, and {@link #awaitEnd} is the session's
  * end. The session lends it what it has for passive mode too: the host's output (one writer
- * per side: the host's is the session's {@link HostWriter}, with its own thread and its stall
+ * per side: the host's is the session's {@link HostOutput}, with its own thread and its stall
  * limit) and the recorder every line passes before it is forwarded.
  *
  * <p>Threads: the host pump, the actor and the server writer each run on a fork of the
- * session's scope; work the actor forks runs on the session's {@link Forker}. The server sink
- * is called by whichever threads read the server.
+ * session's scope; the actor's questions to the model run on an executor the session lends it,
+ * which forks each into a scope nested in the session's. The server sink is called by whichever
+ * threads read the server.
  */
 public final class ActiveSession {
-
-    /** The host's output as the actor uses it: a bounded queue that a thread of its own writes out. */
-    public interface HostWriter {
-
-        /**
-         * Queues {@code line} and, if {@code newline}, a {@code '\n'} after it, and returns at
-         * once, over the queue's bound if need be: the actor never waits on a side.
-         */
-        void offer(byte[] line, boolean newline);
-
-        /** Whether the queue is under its bound: the actor takes the server's lines only while it is. */
-        boolean hasRoom();
-
-        /**
-         * Runs {@code wake}, outside any lock, whenever the queue may have made room. Set
-         * before any line is offered.
-         */
-        void onRoom(Runnable wake);
-    }
-
-    /** Runs a task on a virtual thread in a fork of the session's scope; never blocks. */
-    @FunctionalInterface
-    public interface Forker {
-
-        /** Starts {@code task}; it must not throw. */
-        void fork(Runnable task);
-    }
 
     private final ActiveMode mode;
     private final LogHeader header;
@@ -67,10 +44,10 @@ public final class ActiveSession {
     private final List<CallCheck> checks;
     private final AnswerHook answerHook;
     private final Mailbox mailbox;
-    private final Outbox toServer;
+    private final LineQueue<ServerWriter.Item> toServer;
     private final CompletableFuture<Void> serverEndHandled = new CompletableFuture<>();
     // Set once by loops(), before the actor takes its first event.
-    private volatile HostWriter toHost;
+    private volatile HostOutput toHost;
     private volatile Actor actor;
 
     /**
@@ -100,7 +77,7 @@ public final class ActiveSession {
         this.checks = List.copyOf(checks);
         this.answerHook = answerHook;
         // The gate: host events wait while the server's queue is full, server events while the host's is.
-        this.toServer = new Outbox(this::wake);
+        this.toServer = ServerWriter.queue(this::wake);
         this.mailbox = new Mailbox(toServer::hasRoom, () -> toHost.hasRoom());
     }
 
@@ -141,17 +118,17 @@ public final class ActiveSession {
         return new ServerLineSink() {
             @Override
             public void line(byte[] line, boolean newline) {
-                post(new Inbound.FromServer(new Line(line, newline), false, JsonRpcPeek.of(line)));
+                post(new Event.ServerLine(new Line(line, newline), false, JsonRpcPeek.of(line)));
             }
 
             @Override
             public void proxyLine(byte[] line, boolean newline) {
-                post(new Inbound.FromServer(new Line(line, newline), true, JsonRpcPeek.of(line)));
+                post(new Event.ServerLine(new Line(line, newline), true, JsonRpcPeek.of(line)));
             }
         };
     }
 
-    private void post(Inbound event) {
+    private void post(Event.Posted event) {
         try {
             mailbox.put(event);
         } catch (InterruptedException e) {
@@ -173,8 +150,8 @@ public final class ActiveSession {
      *                 forwarded, and the actor ends
      * @param forker   where the actor's slow work runs
      */
-    public List<Callable<Void>> loops(HostInput hostIn, Upstream upstream, HostWriter hostOut, Recorder recorder,
-                                      Forker forker) {
+    public List<Callable<Void>> loops(HostInput hostIn, Upstream upstream, HostOutput hostOut, Recorder recorder,
+                                      Executor forker) {
         if (actor != null) {
             throw new IllegalStateException("loops() was called already");
         }
@@ -182,17 +159,17 @@ public final class ActiveSession {
         hostOut.onRoom(this::wake);
         actor = new Actor(mailbox, hostOut, toServer, recorder, ticker, startNanos, requestTimeout, mode, header,
                 checks, answerHook, forker, serverEndHandled);
-        forker.fork(() -> Actor.warmUp(header));
+        forker.execute(() -> warmUp(header));
         if (mode.judge() != null) {
-            forker.fork(JudgeCheck::warmUp);
+            forker.execute(JudgeCheck::warmUp);
         }
         Callable<Void> hostPump = () -> {
             while (true) {
                 HostInput.Read read = hostIn.take();
                 if (read instanceof HostInput.Got(Line line)) {
-                    mailbox.put(new Inbound.FromHost(line, JsonRpcPeek.of(line.bytes())));
+                    mailbox.put(new Event.ClientLine(line, JsonRpcPeek.of(line.bytes())));
                 } else if (read instanceof HostInput.End(var failure)) {
-                    mailbox.put(new Inbound.HostEnded(failure));
+                    mailbox.put(new Event.HostEnded(failure));
                     return null;
                 }
             }
@@ -209,28 +186,38 @@ public final class ActiveSession {
      */
     public int awaitEnd(Upstream upstream) throws Exception {
         int status = upstream.awaitEnd();
-        mailbox.put(new Inbound.ServerEnded());
+        mailbox.put(new Event.ServerEnded());
         serverEndHandled.get();
         return status;
     }
 
     /**
-     * The session's episode so far, as the actor keeps it: asked of the actor, so it is what
-     * the actor has seen when it takes the question. For tests.
+     * Loads and links what the actor parses with (Jackson's tree model, the log's classifier,
+     * the episode's builder, the guards, the pattern switch over events) on a thread of its own
+     * while the server starts, so the session's first answers do not wait for it. Touches no
+     * state of a session.
      */
-    CompletableFuture<Episode> episode() {
-        return ask(Actor::episodeSoFar);
+    static void warmUp(LogHeader header) {
+        byte[] line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\",\"arguments\":{}}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Ledger.warmUp(header, ProxyLines.logged(line));
+        ProxyLines.bytes(CommitTool.DEFINITION);
+        Event.warmUp();
     }
 
-    /** Asks the actor {@code question} on its own thread, after what it has taken so far. For tests. */
-    <T> CompletableFuture<T> ask(java.util.function.Function<Actor, T> question) {
-        CompletableFuture<T> answer = new CompletableFuture<>();
-        post(new Inbound.Done(() -> answer.complete(question.apply(actor))));
+    /**
+     * The session's episode so far, as the actor keeps it (without reading the conversation
+     * first): asked of the actor, so it is what the actor has seen when it takes the question.
+     * For tests.
+     */
+    CompletableFuture<Episode> episode() {
+        CompletableFuture<Episode> answer = new CompletableFuture<>();
+        post(new Event.EpisodeAsked(answer));
         return answer;
     }
 
     /** Wakes the actor so it looks at its clock. For tests that move a fake clock. */
     void tick() {
-        post(new Inbound.Tick());
+        post(new Event.Tick());
     }
 }

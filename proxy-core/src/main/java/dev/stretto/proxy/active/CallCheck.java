@@ -1,19 +1,20 @@
 package dev.stretto.proxy.active;
 
 import dev.stretto.proxy.guard.Facts;
+import dev.stretto.proxy.judge.Reply;
+import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.oracle.Request;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.ToolCall;
-import java.util.concurrent.Callable;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
  * A check an agent's {@code tools/call} (or a call of {@code stretto_commit}) passes before it
  * is sent to the server. The checks of a session run one after the other, and the first
- * refusal stops the call. A check may decide at once (the policy guards) or later: it forks
- * its slow work ({@link Context#fork}) and hands its outcome on when the answer comes back
- * (the confirmation judge asks a remote model). Meanwhile the call waits, and other traffic
- * flows. Checks run on the actor's thread.
+ * refusal stops the call. A check may decide at once (the policy guards) or later: it asks the
+ * model ({@link Context#ask}) and hands its outcome on when the answer comes back (the
+ * confirmation judge). Meanwhile the call waits, and other traffic flows. Checks run on the
+ * actor's thread.
  */
 interface CallCheck {
 
@@ -30,10 +31,10 @@ interface CallCheck {
         Episode episode();
 
         /**
-         * Runs {@code work} in a fork of the session's scope; {@code then} gets its result or
-         * its failure, back on the actor's thread.
+         * Asks the model {@code request} in a fork of the session's scope; {@code then} gets the
+         * reply (or why there is none) back on the actor's thread, when it comes.
          */
-        <T> void fork(Callable<T> work, BiConsumer<T, Throwable> then);
+        void ask(Oracle oracle, Request request, Consumer<Reply> then);
     }
 
     /** How a check ended. */

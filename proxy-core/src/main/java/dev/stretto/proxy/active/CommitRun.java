@@ -78,6 +78,5 @@ final class CommitRun {
             parts.add(CommitTool.notRun(calls.get(k)));
         }
         run.answer(id, String.join("\n\n", parts), anyFailed);
-        run.finished();
     }
 }

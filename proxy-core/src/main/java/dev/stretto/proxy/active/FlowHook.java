@@ -1,13 +1,11 @@
 package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.proxy.flow.decide.OracleOutcome;
 import dev.stretto.proxy.flow.run.FlowRun;
 import dev.stretto.proxy.flow.run.FlowSession;
 import dev.stretto.proxy.flow.run.RunStep;
 import dev.stretto.proxy.flow.run.ServedFlow;
 import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.Request;
 import dev.stretto.trace.episode.EpisodeCut;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.Optional;
@@ -124,15 +122,11 @@ final class FlowHook implements AnswerHook {
         private void step(RunStep step) {
             switch (step) {
                 case RunStep.Lookup lookup -> context.request(lookup.tool(), lookup.arguments(), this::lookedUp);
-                case RunStep.Ask ask -> {
-                    Request request = ask.request();
-                    context.fork(() -> OracleOutcome.ask(oracle, request), (outcome, failure) -> {
-                        if (isCurrent()) {
-                            step(flow.resume(outcome != null ? outcome
-                                    : new OracleOutcome.Failed(String.valueOf(failure), request.key())));
-                        }
-                    });
-                }
+                case RunStep.Ask ask -> context.ask(oracle, ask.request(), outcome -> {
+                    if (isCurrent()) {
+                        step(flow.resume(outcome));
+                    }
+                });
                 case RunStep.Finished finished -> end(finished);
             }
         }

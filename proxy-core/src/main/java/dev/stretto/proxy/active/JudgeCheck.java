@@ -91,9 +91,8 @@ final class JudgeCheck implements CallCheck {
         int[] missing = {requests.size()};
         for (int i = 0; i < requests.size(); i++) {
             int at = i;
-            Request request = requests.get(i);
-            context.fork(() -> Reply.ask(oracle, request), (reply, failure) -> {
-                replies[at] = reply != null ? reply : new Reply.Failed("the question was not answered: " + failure);
+            context.ask(oracle, requests.get(i), reply -> {
+                replies[at] = reply;
                 if (--missing[0] == 0) {
                     conclude(consultation, Arrays.asList(replies), start, then);
                 }

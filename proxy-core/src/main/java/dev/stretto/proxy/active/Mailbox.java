@@ -1,6 +1,6 @@
 package dev.stretto.proxy.active;
 
-import java.util.ArrayDeque;
+import dev.stretto.proxy.io.LineQueue;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -21,11 +21,13 @@ import java.util.function.BooleanSupplier;
  * most, and the session's end does not wait on a host that stopped reading (the session
  * gives up on such a host after its stall limit, as in passive mode).
  *
- * <p>Bounds and policy: the host and server lanes hold at most {@value #LANE_LINES} events and
- * {@value #LANE_BYTES} bytes of lines each (a single larger line is let in when its lane is
- * empty). A pump that finds its lane full waits, interruptibly; nothing is dropped. The end
- * of a side never waits: there is one per side. The control lane has no bound of its own:
- * each of its events answers work the actor started, and the actor bounds that work.
+ * <p>Bounds and policy: each lane is a {@link LineQueue}, all three sharing the mailbox's lock
+ * so that the actor can wait for any of them. The host and server lanes are bounded as one
+ * side is ({@link LineQueue.Bound#SIDE}: a single larger line is let in when its lane is
+ * empty), and a pump that finds its lane full waits, interruptibly ({@link
+ * LineQueue.Policy#WAIT}); nothing is dropped. The end of a side never waits: there is one per
+ * side. The control lane has no bound of its own: each of its events answers work the actor
+ * started, and the actor bounds that work.
  *
  * <p>Threads: any thread may {@link #put}; only the actor {@link #take}s, and {@link #close}s
  * the mailbox when it ends; the outbound queues' writers call {@link #wake} after they made
@@ -33,27 +35,25 @@ import java.util.function.BooleanSupplier;
  */
 final class Mailbox {
 
-    /** How many events wait in the host lane, or in the server lane, at most. */
-    static final int LANE_LINES = 64;
+    /** An event in its lane, numbered as it came in: the actor takes the oldest it may. */
+    private static final class Entry {
+        final Event.Posted event;
+        // Set under the lock as the entry joins its lane.
+        long seq;
 
-    /** How many bytes of lines wait in the host lane, or in the server lane, at most. */
-    static final int LANE_BYTES = 16 * 1024 * 1024;
-
-    private record Entry(long seq, Inbound event) {
+        Entry(Event.Posted event) {
+            this.event = event;
+        }
     }
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition arrived = lock.newCondition();
-    private final Condition room = lock.newCondition();
+    private final LineQueue<Entry> host = lane(LineQueue.Bound.SIDE);
+    private final LineQueue<Entry> server = lane(LineQueue.Bound.SIDE);
+    private final LineQueue<Entry> control = lane(LineQueue.Bound.NONE);
     // Guarded by lock.
-    private final ArrayDeque<Entry> host = new ArrayDeque<>();
-    private final ArrayDeque<Entry> server = new ArrayDeque<>();
-    private final ArrayDeque<Entry> control = new ArrayDeque<>();
-    private int hostBytes;
-    private int serverBytes;
     private long seq;
     private boolean serverEnded;
-    private boolean closed;
     private boolean hostHeld;
 
     private final BooleanSupplier hostGate;
@@ -68,28 +68,27 @@ final class Mailbox {
         this.serverGate = serverGate;
     }
 
+    private LineQueue<Entry> lane(LineQueue.Bound bound) {
+        return new LineQueue<>(bound, LineQueue.Policy.WAIT, e -> e.event.size(), lock, arrived);
+    }
+
     /**
      * Adds an event to its lane, waiting while a host or server lane is full; after {@link
      * #close()} drops it at once.
      */
-    void put(Inbound event) throws InterruptedException {
+    void put(Event.Posted event) throws InterruptedException {
+        LineQueue<Entry> lane = switchLane(event.lane());
+        boolean end = event instanceof Event.HostEnded || event instanceof Event.ServerEnded;
+        Entry entry = new Entry(event);
         lock.lockInterruptibly();
         try {
-            ArrayDeque<Entry> lane = lane(event.lane());
-            boolean end = event instanceof Inbound.HostEnded || event instanceof Inbound.ServerEnded;
-            if (lane != control && !end) {
-                while (!closed && (lane.size() >= LANE_LINES
-                        || !lane.isEmpty() && bytes(event.lane()) + event.size() > LANE_BYTES)) {
-                    room.await();
-                }
+            if (end ? lane.add(entry) : lane.put(entry)) {
+                // Still holding the lock the lane shares: nobody has seen the entry yet.
+                entry.seq = seq++;
+                serverEnded |= event instanceof Event.ServerEnded;
+            } else if (Thread.interrupted()) {
+                throw new InterruptedException();
             }
-            if (closed) {
-                return;
-            }
-            serverEnded |= event instanceof Inbound.ServerEnded;
-            lane.addLast(new Entry(seq++, event));
-            addBytes(event.lane(), event.size());
-            arrived.signal();
         } finally {
             lock.unlock();
         }
@@ -101,22 +100,16 @@ final class Mailbox {
      *
      * @return the event, or null when none came in time
      */
-    Inbound take(long timeoutNanos) throws InterruptedException {
+    Event.Posted take(long timeoutNanos) throws InterruptedException {
         long left = timeoutNanos;
         lock.lockInterruptibly();
         try {
             while (true) {
-                Entry best = control.peekFirst();
-                best = older(best, !hostHeld && hostGate.getAsBoolean() ? host.peekFirst() : null);
-                best = older(best, serverEnded || serverGate.getAsBoolean() ? server.peekFirst() : null);
-                if (best != null) {
-                    ArrayDeque<Entry> lane = lane(best.event().lane());
-                    lane.removeFirst();
-                    addBytes(best.event().lane(), -best.event().size());
-                    if (lane != control) {
-                        room.signalAll();
-                    }
-                    return best.event();
+                LineQueue<Entry> from = older(control, !hostHeld && hostGate.getAsBoolean() ? host : null);
+                from = older(from, serverEnded || serverGate.getAsBoolean() ? server : null);
+                Entry taken = from == null ? null : from.poll();
+                if (taken != null) {
+                    return taken.event;
                 }
                 if (timeoutNanos == Long.MAX_VALUE) {
                     arrived.await();
@@ -139,11 +132,9 @@ final class Mailbox {
     void close() {
         lock.lock();
         try {
-            closed = true;
-            control.clear();
-            host.clear();
-            server.clear();
-            room.signalAll();
+            control.close();
+            host.close();
+            server.close();
         } finally {
             lock.unlock();
         }
@@ -174,30 +165,21 @@ final class Mailbox {
         }
     }
 
-    private static Entry older(Entry a, Entry b) {
-        if (a == null) {
-            return b;
+    // Holding lock: of two lanes (either may be null), the one whose first event came first.
+    private static LineQueue<Entry> older(LineQueue<Entry> a, LineQueue<Entry> b) {
+        Entry first = a == null ? null : a.peek();
+        Entry second = b == null ? null : b.peek();
+        if (first == null) {
+            return second == null ? null : b;
         }
-        return b == null || a.seq() < b.seq() ? a : b;
+        return second == null || first.seq < second.seq ? a : b;
     }
 
-    private ArrayDeque<Entry> lane(Inbound.Lane lane) {
+    private LineQueue<Entry> switchLane(Event.Lane lane) {
         return switch (lane) {
             case HOST -> host;
             case SERVER -> server;
             case CONTROL -> control;
         };
-    }
-
-    private int bytes(Inbound.Lane lane) {
-        return lane == Inbound.Lane.HOST ? hostBytes : serverBytes;
-    }
-
-    private void addBytes(Inbound.Lane lane, int n) {
-        if (lane == Inbound.Lane.HOST) {
-            hostBytes += n;
-        } else if (lane == Inbound.Lane.SERVER) {
-            serverBytes += n;
-        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.stretto.proxy.active;
 
-import dev.stretto.proxy.record.Retention;
+import dev.stretto.proxy.io.IoMessages;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -56,7 +56,7 @@ final class SideLogWriter implements AutoCloseable {
         } catch (IOException e) {
             failed = true;
             Logger.error("cannot write the {} {} ({}); the session goes on without it", what, path,
-                    Retention.describe(e));
+                    IoMessages.describe(e));
         }
     }
 
@@ -93,7 +93,7 @@ final class SideLogWriter implements AutoCloseable {
             out.close();
         } catch (IOException e) {
             if (!failed) {
-                Logger.error("cannot close the {} {} ({})", what, path, Retention.describe(e));
+                Logger.error("cannot close the {} {} ({})", what, path, IoMessages.describe(e));
             }
         }
         out = null;

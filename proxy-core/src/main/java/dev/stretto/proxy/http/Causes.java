@@ -1,5 +1,6 @@
 package dev.stretto.proxy.http;
 
+import dev.stretto.proxy.redact.Secrets;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

@@ -3,6 +3,9 @@ package dev.stretto.proxy.http;
 import dev.stretto.proxy.HeaderSpec;
 import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.http.PendingRequests.Pending;
+import dev.stretto.proxy.redact.Secrets;
+import dev.stretto.proxy.redact.UrlRedactor;
+import dev.stretto.proxy.scope.TaskForks;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.proxy.upstream.UpstreamStartException;
@@ -12,10 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -30,9 +31,9 @@ import dev.stretto.proxy.logging.Logger;
  * The server end of a session that is a Streamable HTTP endpoint ({@code --upstream URL}),
  * for the MCP revisions 2025-06-18 and 2025-11-25.
  *
- * <p>Each line from the host is POSTed to the endpoint in an exchange of its own, run by the
- * session's work executor (a fork of a scope nested in the session's), so the host's parallel
- * calls are parallel upstream and {@link #send} returns at once. The answer
+ * <p>Each line from the host is POSTed to the endpoint in an exchange of its own, a fork of
+ * the upstream's scope of exchanges, so the host's parallel calls are parallel upstream and
+ * {@link #send} returns at once. The answer
  * comes back to the host as lines: nothing for a 202, the JSON body as one line, or each
  * event of an event stream as it arrives. The {@code Mcp-Session-Id} of the initialize answer
  * and the negotiated {@code MCP-Protocol-Version} go on every later request. Once the server
@@ -49,14 +50,16 @@ import dev.stretto.proxy.logging.Logger;
  *
  * <p>Threads and ownership: {@code start} runs on the session's thread, {@code send} and
  * {@code endOfInput} on the host's reader and the client pump, one after the other (in active
- * mode, the actor's server writer); each exchange, and the DELETE that ends the session, in a
- * fork of the session's work scope (the executor {@code start} gets); the GET stream on the
- * companion fork; {@code awaitEnd} on its fork. So every thread of the upstream belongs to the
- * session's scope and ends with it; the threads of exchanges under way are also kept in a set,
- * to interrupt them when the drain timeout gives up on them or the upstream is aborted. The JDK
+ * mode, the actor's server writer); each exchange in a fork of the upstream's scope of
+ * exchanges ({@link TaskForks}), whose loop, like the DELETE that ends the session, runs on
+ * the session's work executor (the one {@code start} gets: a scope nested in the session's);
+ * the GET stream on the companion fork; {@code awaitEnd} on its fork. So every thread of the
+ * upstream belongs to the session's scope and ends with it. The end of the session waits for
+ * the exchanges through their scope, and gives up on them by cancelling it, which interrupts
+ * those still open (when the drain timeout runs out, or the upstream is aborted). The JDK
  * client's own threads (its selector, the tasks it runs on its executor) are the client's,
- * ended by {@code shutdownNow} when the session ends. Shared state lives in thread-safe holders ({@link SessionState},
- * {@link PendingRequests}, {@link InFlight}); {@code gate} is written by the thread that
+ * ended by {@code shutdownNow} when the session ends. Shared state lives in thread-safe holders
+ * ({@link SessionState}, {@link PendingRequests}); {@code gate} is written by the thread that
  * sends only.
  */
 public final class HttpUpstream implements Upstream {
@@ -80,8 +83,8 @@ public final class HttpUpstream implements Upstream {
 
     private final SessionState state = new SessionState();
     private final PendingRequests pending = new PendingRequests();
-    private final InFlight inFlight = new InFlight();
-    private final Set<Thread> exchanges = ConcurrentHashMap.newKeySet();
+    // The exchanges, each a fork of this nested scope; its loop runs on the session's work.
+    private final TaskForks exchanges = new TaskForks("stretto-http-exchange");
     private final CompletableFuture<Boolean> streamStart = new CompletableFuture<>();
     private final CompletableFuture<Void> inputEnded = new CompletableFuture<>();
     private final CompletableFuture<Void> abortSignal = new CompletableFuture<>();
@@ -139,7 +142,7 @@ public final class HttpUpstream implements Upstream {
         this.drainTimeout = positive(drainTimeout, "drainTimeout");
         this.tuning = Objects.requireNonNull(tuning);
         this.warn = Objects.requireNonNull(warn);
-        this.secrets = new Secrets(McpHttp.secretValues(endpoint, this.headers));
+        this.secrets = McpHttp.secrets(endpoint, this.headers);
     }
 
     /**
@@ -149,6 +152,14 @@ public final class HttpUpstream implements Upstream {
      */
     public static String logForm(URI endpoint) {
         return UrlRedactor.redact(endpoint);
+    }
+
+    /**
+     * The secret values an upstream at {@code endpoint} with {@code headers} sends, in every
+     * form a server may echo them, longest first: what the session log must not hold.
+     */
+    public static List<String> secretValues(URI endpoint, List<HeaderSpec> headers) {
+        return McpHttp.secrets(endpoint, List.copyOf(headers)).values();
     }
 
     /**
@@ -229,6 +240,14 @@ public final class HttpUpstream implements Upstream {
         Link l = new Link(http, messages, state, pending, tuning, secrets, warn, lifecycle);
         eventStream = new EventStream(l, streamStart, finished);
         link = l;
+        work.execute(() -> {
+            try {
+                exchanges.call();
+            } catch (InterruptedException e) {
+                // The session is over: the scope has given up on the exchanges still open.
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     /** POSTs the line in an exchange of its own and returns at once. */
@@ -325,32 +344,19 @@ public final class HttpUpstream implements Upstream {
 
     /** @param done completed once the exchange is over, however it went; may be null */
     private void launch(PostExchange exchange, CompletableFuture<Void> done) {
-        inFlight.enter();
-        try {
-            work.execute(() -> {
-                Thread self = Thread.currentThread();
-                exchanges.add(self);
-                try {
-                    exchange.run();
-                } catch (RuntimeException e) {
-                    if (!aborted) {
-                        warn.accept("an exchange with the server failed: " + Causes.describe(e, secrets));
-                    }
-                } finally {
-                    exchanges.remove(self);
-                    if (done != null) {
-                        done.complete(null);
-                    }
-                    inFlight.exit();
+        exchanges.execute(() -> {
+            try {
+                exchange.run();
+            } catch (RuntimeException e) {
+                if (!aborted) {
+                    warn.accept("an exchange with the server failed: " + Causes.describe(e, secrets));
                 }
-            });
-        } catch (RuntimeException e) {
-            if (done != null) {
-                done.complete(null);
+            } finally {
+                if (done != null) {
+                    done.complete(null);
+                }
             }
-            inFlight.exit();
-            throw e;
-        }
+        });
     }
 
     @Override
@@ -372,8 +378,8 @@ public final class HttpUpstream implements Upstream {
             } catch (ExecutionException notUsed) {
                 // Neither completes exceptionally.
             }
-            if (!aborted && !inFlight.awaitIdle(drainTimeout)) {
-                int open = inFlight.count();
+            if (!aborted && !exchanges.awaitIdle(drainTimeout)) {
+                int open = exchanges.open();
                 warn.accept(open + " exchange(s) with the server were still open " + drainTimeout.toSeconds()
                         + " s after the host closed its input; giving up on them");
                 cancelled = true;
@@ -382,8 +388,8 @@ public final class HttpUpstream implements Upstream {
                 for (Pending request : pending.snapshot()) {
                     l.messages().fail(request, Link.STOPPED_WAITING);
                 }
-                exchanges.forEach(Thread::interrupt);
-                inFlight.awaitIdle(timeout);
+                exchanges.cancel();
+                exchanges.awaitIdle(timeout);
             }
             eventStream.stop();
             if (!aborted) {
@@ -395,6 +401,7 @@ public final class HttpUpstream implements Upstream {
             abort();
             throw e;
         } finally {
+            exchanges.cancel();
             eventStream.stop();
             l.http().shutdownNow();
             finished.countDown();
@@ -457,7 +464,7 @@ public final class HttpUpstream implements Upstream {
 
     @Override
     public void abort() {
-        if (inFlight.count() > 0) {
+        if (exchanges.open() > 0) {
             cutOff = true;
         }
         aborted = true;
@@ -467,7 +474,7 @@ public final class HttpUpstream implements Upstream {
             return;
         }
         eventStream.stop();
-        exchanges.forEach(Thread::interrupt);
+        exchanges.cancel();
         l.http().shutdownNow();
         finished.countDown();
     }

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.redact.Secrets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -61,24 +62,15 @@ final class McpHttp {
     }
 
     /**
-     * The secret values this client sends: extra header values, URL user info, and the values
-     * of query parameters the log form redacts (see {@link UrlRedactor}).
+     * The secrets this client sends: extra header values and the authorization made from the
+     * URL's user info, with the URL's own credentials (see {@link Secrets#sentTo}).
      */
-    static List<String> secretValues(URI endpoint, List<HeaderSpec> headers) {
-        List<String> out = new ArrayList<>();
+    static Secrets secrets(URI endpoint, List<HeaderSpec> headers) {
+        List<String> values = new ArrayList<>();
         for (HeaderSpec h : withBasicAuth(endpoint, headers)) {
-            out.add(h.value());
+            values.add(h.value());
         }
-        if (endpoint.getUserInfo() != null) {
-            out.add(endpoint.getUserInfo());
-            out.add(endpoint.getRawUserInfo());
-            int colon = endpoint.getUserInfo().indexOf(':');
-            if (colon >= 0 && colon < endpoint.getUserInfo().length() - 1) {
-                out.add(endpoint.getUserInfo().substring(colon + 1));
-            }
-        }
-        out.addAll(UrlRedactor.credentialValues(endpoint));
-        return out;
+        return Secrets.sentTo(endpoint, values);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.oracle;
 
+import dev.stretto.proxy.io.IoMessages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -40,7 +41,7 @@ final class ExtraRoots {
                 extra = CertificateFactory.getInstance("X.509").generateCertificates(in);
             } catch (IOException e) {
                 throw new IllegalArgumentException("the certificate file " + pemFile + " cannot be read: "
-                        + dev.stretto.proxy.record.Retention.describe(e), e);
+                        + IoMessages.describe(e), e);
             } catch (java.security.cert.CertificateException e) {
                 throw new IllegalArgumentException("the certificate file " + pemFile
                         + " does not hold PEM certificates: " + e.getMessage(), e);

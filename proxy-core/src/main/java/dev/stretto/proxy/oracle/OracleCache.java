@@ -1,5 +1,6 @@
 package dev.stretto.proxy.oracle;
 
+import dev.stretto.proxy.io.IoMessages;
 import dev.stretto.proxy.record.Retention;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -90,7 +91,7 @@ public final class OracleCache {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
-            throw new OracleException("the oracle cache entry " + file + " cannot be read: " + Retention.describe(e), e);
+            throw new OracleException("the oracle cache entry " + file + " cannot be read: " + IoMessages.describe(e), e);
         }
         try {
             return Optional.of(Response.parse(text));
@@ -126,7 +127,7 @@ public final class OracleCache {
         } catch (AtomicMoveNotSupportedException e) {
             throw new OracleException("the oracle cache " + dir + " is on a file system without atomic renames", e);
         } catch (IOException e) {
-            throw new OracleException("cannot store an answer in the oracle cache " + dir + ": " + Retention.describe(e), e);
+            throw new OracleException("cannot store an answer in the oracle cache " + dir + ": " + IoMessages.describe(e), e);
         } finally {
             if (temporary != null) {
                 try {
@@ -199,7 +200,7 @@ public final class OracleCache {
                 }
             }
         } catch (IOException e) {
-            problems.add("cannot clean up the oracle cache " + dir + ": " + Retention.describe(e));
+            problems.add("cannot clean up the oracle cache " + dir + ": " + IoMessages.describe(e));
         }
         return new Retention.Outcome(deleted, problems);
     }
@@ -219,11 +220,11 @@ public final class OracleCache {
                         deleted++;
                     }
                 } catch (IOException e) {
-                    problems.add("cannot delete the old oracle answer " + f + ": " + Retention.describe(e));
+                    problems.add("cannot delete the old oracle answer " + f + ": " + IoMessages.describe(e));
                 }
             }
         } catch (IOException e) {
-            problems.add("cannot clean up " + shard + ": " + Retention.describe(e));
+            problems.add("cannot clean up " + shard + ": " + IoMessages.describe(e));
         }
         return deleted;
     }

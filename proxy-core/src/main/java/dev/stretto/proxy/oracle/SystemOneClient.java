@@ -1,6 +1,6 @@
 package dev.stretto.proxy.oracle;
 
-import dev.stretto.proxy.http.UrlRedactor;
+import dev.stretto.proxy.redact.UrlRedactor;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.record;
 
 import dev.stretto.proxy.RecordingSink;
+import dev.stretto.proxy.io.IoMessages;
 import dev.stretto.trace.log.EntryWriter;
 import dev.stretto.trace.log.LineBytes;
 import dev.stretto.trace.log.LogEntry;
@@ -85,7 +86,7 @@ public final class LogFileSink implements RecordingSink {
             }
         } catch (IOException | RuntimeException e) {
             discard();
-            throw new HeaderNotWritten(e instanceof IOException io ? Retention.describe(io)
+            throw new HeaderNotWritten(e instanceof IOException io ? IoMessages.describe(io)
                     : String.valueOf(e.getMessage()), e);
         }
     }

@@ -2,7 +2,9 @@ package dev.stretto.proxy.record;
 
 import dev.stretto.proxy.RecordingSink;
 import dev.stretto.proxy.SessionListener;
+import dev.stretto.proxy.io.IoMessages;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.redact.LogScrubber;
 import dev.stretto.trace.log.LineClassifier;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Source;
@@ -512,7 +514,7 @@ public final class LogWriter implements Recorder, Callable<Void> {
 
     private static String describe(Throwable e) {
         if (e instanceof IOException io) {
-            return Retention.describe(io);
+            return IoMessages.describe(io);
         }
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }

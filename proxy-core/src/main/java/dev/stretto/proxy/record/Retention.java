@@ -1,5 +1,6 @@
 package dev.stretto.proxy.record;
 
+import dev.stretto.proxy.io.IoMessages;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -83,7 +84,7 @@ public final class Retention {
                             Files.delete(file);
                             deleted[0]++;
                         } catch (IOException e) {
-                            problems.add("cannot delete old log " + file + ": " + describe(e));
+                            problems.add("cannot delete old log " + file + ": " + IoMessages.describe(e));
                         }
                     }
                     return FileVisitResult.CONTINUE;
@@ -91,12 +92,12 @@ public final class Retention {
 
                 @Override
                 public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    problems.add("cannot look at " + file + " for --retain-days: " + describe(e));
+                    problems.add("cannot look at " + file + " for --retain-days: " + IoMessages.describe(e));
                     return FileVisitResult.CONTINUE;
                 }
             });
         } catch (IOException e) {
-            problems.add("cannot clean up old logs in " + dir + ": " + describe(e));
+            problems.add("cannot clean up old logs in " + dir + ": " + IoMessages.describe(e));
         }
         return new Outcome(deleted[0], problems);
     }
@@ -115,17 +116,5 @@ public final class Retention {
             }
         }
         return false;
-    }
-
-    /** A short description of an I/O failure for a message, without a stack trace. */
-    public static String describe(IOException e) {
-        return switch (e) {
-            case java.nio.file.AccessDeniedException x -> "permission denied";
-            case java.nio.file.NoSuchFileException x -> "no such file or directory";
-            case java.nio.file.FileAlreadyExistsException x -> x.getReason() != null ? x.getReason() : "it already exists";
-            case java.nio.file.NotDirectoryException x -> "not a directory";
-            case java.nio.file.FileSystemException x when x.getReason() != null -> x.getReason();
-            default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-        };
     }
 }

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.session;
 
+import dev.stretto.proxy.host.HostInput;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.upstream.Upstream;
 import dev.stretto.trace.log.Source;

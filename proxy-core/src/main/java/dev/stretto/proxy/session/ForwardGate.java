@@ -75,22 +75,6 @@ final class ForwardGate implements Recorder {
         recorder.awaitDurable(mark);
     }
 
-    /** As {@link #awaitDurable}, but an interrupt does not end the wait (it is kept for the caller). */
-    void awaitDurableUninterruptibly(long mark) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                recorder.awaitDurable(mark);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private boolean counted(Source from, boolean recorded) {
         if (recorded) {
             admitted.incrementAndGet(from.ordinal());

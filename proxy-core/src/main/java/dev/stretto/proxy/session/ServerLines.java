@@ -1,5 +1,6 @@
 package dev.stretto.proxy.session;
 
+import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.trace.log.Source;
@@ -63,7 +64,7 @@ final class ServerLines implements ServerLineSink {
         }
         try {
             if (!finished && !closed && gate.record(from, line)) {
-                out.write(line);
+                out.put(line);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -4,7 +4,11 @@ import dev.stretto.proxy.EndReason;
 import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.host.HostInput;
+import dev.stretto.proxy.host.HostOutput;
+import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.record.Recorder;
+import dev.stretto.proxy.scope.TaskForks;
 import dev.stretto.proxy.upstream.Upstream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -163,7 +167,9 @@ public final class Session {
      * records stays.
      */
     public Outcome run(Runnable started) throws IOException, InterruptedException {
-        HostOutput out = HostOutput.start(hostOutStream, name + "-stdout", gate);
+        // The host's output waits for room in passive mode; the actor never waits on a side.
+        HostOutput out = HostOutput.start(hostOutStream, name + "-stdout", gate,
+                active == null ? LineQueue.Policy.WAIT : LineQueue.Policy.GATE);
         serverLines = new ServerLines(gate, out);
         boolean stopped = false;
         try {

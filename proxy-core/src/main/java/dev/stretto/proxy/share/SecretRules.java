@@ -1,7 +1,7 @@
 package dev.stretto.proxy.share;
 
-import dev.stretto.proxy.http.KnownTokens;
-import dev.stretto.proxy.record.CommandRedactor;
+import dev.stretto.proxy.redact.CommandRedactor;
+import dev.stretto.proxy.redact.KnownTokens;
 import java.util.List;
 
 /**

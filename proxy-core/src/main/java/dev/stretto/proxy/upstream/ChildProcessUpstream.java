@@ -3,7 +3,7 @@ package dev.stretto.proxy.upstream;
 import dev.stretto.proxy.ServerEnd;
 import dev.stretto.proxy.ServerStderr;
 import dev.stretto.proxy.ShutdownTimings;
-import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.io.IoMessages;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -21,9 +22,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.stretto.proxy.logging.Logger;
 
 /**
- * A server run as a child process on stdio, as a {@link UpstreamSpec.Command} describes it: its
- * stdin and stdout are the session's pipes; its environment is the proxy's with the command's
- * variables added, its working directory and stderr the command's (by default the proxy's).
+ * A server run as a child process on stdio, as the API's {@code UpstreamSpec.Command} describes
+ * it: its stdin and stdout are the session's pipes; its environment is the proxy's with the
+ * command's variables added, its working directory and stderr the command's (by default the
+ * proxy's).
  *
  * <p>When the session has a subreaper, the child's environment also holds its mark ({@link
  * ChildReaper#TREE_VARIABLE}), by which the processes it leaves behind are known as its own.
@@ -58,7 +60,10 @@ public final class ChildProcessUpstream implements PipedUpstream {
     static final Duration STOP_TERM_GRACE = Duration.ofSeconds(1);
 
     private static final java.util.regex.Pattern ERRNO = java.util.regex.Pattern.compile("error(?:=|: )(\\d+)");
-    private final UpstreamSpec.Command command;
+    private final List<String> argv;
+    private final Map<String, String> environment;
+    private final Path directory;
+    private final ServerStderr stderrChoice;
     private final String searchPath;
     private final ShutdownTimings timings;
     private final ChildReaper subreaper;
@@ -73,16 +78,24 @@ public final class ChildProcessUpstream implements PipedUpstream {
     private ServerInput input;
 
     /**
-     * A child that will run {@code command}.
+     * A child that will run {@code argv}.
      *
+     * @param argv        the program and its arguments
+     * @param environment variables added to the environment the child inherits
+     * @param directory   the child's working directory, or null for the proxy's own
+     * @param stderr      where the child's stderr goes
      * @param searchPath the PATH the command is looked up on, named in the error when it is
      *                   not found; null when unknown
      * @param subreaper  how orphans the server leaves behind are found (inactive unless the
      *                   program made this JVM a child subreaper)
      */
-    public ChildProcessUpstream(UpstreamSpec.Command command, String searchPath, ShutdownTimings timings,
+    public ChildProcessUpstream(List<String> argv, Map<String, String> environment, Path directory,
+                                ServerStderr stderr, String searchPath, ShutdownTimings timings,
                                 ChildReaper subreaper) {
-        this.command = command;
+        this.argv = List.copyOf(argv);
+        this.environment = Map.copyOf(environment);
+        this.directory = directory;
+        this.stderrChoice = stderr;
         this.searchPath = searchPath;
         this.timings = timings;
         this.subreaper = subreaper;
@@ -90,15 +103,14 @@ public final class ChildProcessUpstream implements PipedUpstream {
 
     @Override
     public void start(ServerLineSink toHost, Executor work) throws IOException {
-        List<String> argv = command.argv();
         ProcessBuilder pb = new ProcessBuilder(argv)
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)
                 .redirectError(stderrRedirect());
-        if (!command.environment().isEmpty()) {
-            pb.environment().putAll(command.environment());
+        if (!environment.isEmpty()) {
+            pb.environment().putAll(environment);
         }
-        Path dir = command.directory();
+        Path dir = directory;
         if (dir != null) {
             if (!Files.isDirectory(dir)) {
                 throw new UpstreamStartException("cannot start the server: its working directory " + dir
@@ -113,7 +125,7 @@ public final class ChildProcessUpstream implements PipedUpstream {
             throw new UpstreamStartException(startFailure(argv.getFirst(), e), e);
         }
         process = server.process();
-        if (command.stderr() instanceof ServerStderr.ToStream(OutputStream out)) {
+        if (stderrChoice instanceof ServerStderr.ToStream(OutputStream out)) {
             stderr = StderrDrain.start(process.getErrorStream(), out, "stretto-server-stderr-" + process.pid());
         }
         this.tree = new ProcessTree(server, subreaper);
@@ -127,7 +139,7 @@ public final class ChildProcessUpstream implements PipedUpstream {
 
     // if/instanceof, not a pattern switch, whose bootstrap would cost start-up.
     private ProcessBuilder.Redirect stderrRedirect() throws UpstreamStartException {
-        ServerStderr choice = command.stderr();
+        ServerStderr choice = stderrChoice;
         if (choice instanceof ServerStderr.Discard) {
             return ProcessBuilder.Redirect.DISCARD;
         }
@@ -140,7 +152,7 @@ public final class ChildProcessUpstream implements PipedUpstream {
                 return ProcessBuilder.Redirect.appendTo(file.toFile());
             } catch (IOException e) {
                 throw new UpstreamStartException("cannot start the server: its stderr file " + file
-                        + " cannot be opened: " + dev.stretto.proxy.record.Retention.describe(e), e);
+                        + " cannot be opened: " + IoMessages.describe(e), e);
             }
         }
         return ProcessBuilder.Redirect.INHERIT;

@@ -11,6 +11,7 @@ import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.testing.HostStreams;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
@@ -106,7 +107,7 @@ class ActiveEndingTest {
         assertEquals(4, status, "the server's status, although the host took nothing");
         List<LogEntry> server = SessionLog.read(onlyLog(tmp)).entries().stream()
                 .filter(e -> e.from() == Source.SERVER).toList();
-        assertTrue(server.size() > 64 + Mailbox.LANE_LINES, "lines the actor took after the server ended are logged too: "
+        assertTrue(server.size() > 64 + LineQueue.Bound.SIDE.lines(), "lines the actor took after the server ended are logged too: "
                 + server.size());
         for (int i = 0; i < server.size(); i++) {
             assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"seq\":" + i + "}}",

@@ -1,6 +1,6 @@
 package dev.stretto.proxy.active;
 
-import dev.stretto.proxy.session.HostInput;
+import dev.stretto.proxy.host.HostInput;
 import dev.stretto.proxy.session.Session;
 import dev.stretto.trace.episode.Episode;
 import java.time.Duration;

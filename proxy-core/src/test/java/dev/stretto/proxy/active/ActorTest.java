@@ -9,18 +9,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.proxy.judge.ConfirmQuestions;
+import dev.stretto.proxy.judge.Reply;
+import dev.stretto.proxy.oracle.ApiKey;
+import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.oracle.OracleCache;
+import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.Request;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.Source;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The actor's properties, on a whole session whose server the test steps by hand and whose
@@ -195,35 +203,35 @@ class ActorTest {
     }
 
     @Test
-    void aSlowCheckHoldsItsCallInAForkWhileOtherTrafficFlows() throws Exception {
-        CountDownLatch answer = new CountDownLatch(1);
-        AtomicReference<Thread> forked = new AtomicReference<>();
-        CallCheck slow = (call, ctx, then) -> {
-            if (!call.name().equals("update")) {
-                then.accept(new CallCheck.Allowed());
-                return;
-            }
-            int callsBefore = ctx.episode().calls().size();
-            ctx.fork(() -> {
-                forked.set(Thread.currentThread());
-                answer.await();
-                return callsBefore;
-            }, (n, failure) -> then.accept(n == 1 ? new CallCheck.Allowed()
-                    : new CallCheck.Refused("not asked for", "Refused: not asked for")));
-        };
-        try (ActorHarness h = new ActorHarness(COMMIT, List.of(slow), AnswerHook.NONE)) {
-            h.host.send(callLine(1, "lookup", "{}"));
-            assertEquals(callLine(1, "lookup", "{}"), h.server.next());
-            h.host.send(callLine(2, "update", "{}"));
-            h.host.send(callLine(3, "lookup", "{}"));
-            assertEquals(callLine(3, "lookup", "{}"), h.server.next(), "call 3 goes by while call 2 waits for its check");
-            answer.countDown();
-            assertEquals(callLine(2, "update", "{}"), h.server.next());
-            assertTrue(forked.get().isVirtual());
-            assertTrue(forked.get().getName().startsWith("test-session-work-"), forked.get().getName());
+    void aSlowCheckHoldsItsCallWhileItsQuestionIsAskedInAForkAndOtherTrafficFlows(@TempDir Path tmp) throws Exception {
+        try (SlowSystemOne model = new SlowSystemOne();
+             Oracle jev = Oracle.of(Oracle.Mode.JEV, new OracleCache(tmp.resolve("cache")),
+                     new OracleSettings(ApiKey.of("sk-test-slow"), model.baseUrl(), OracleSettings.DEFAULT_MODEL, null))) {
+            CallCheck slow = (call, ctx, then) -> {
+                if (!call.name().equals("update")) {
+                    then.accept(new CallCheck.Allowed());
+                    return;
+                }
+                int callsBefore = ctx.episode().calls().size();
+                Request question = Request.of(OracleSettings.DEFAULT_MODEL, LiveHost.JSON.createObjectNode(),
+                        ConfirmQuestions.CONFIRMED_ID, ConfirmQuestions.CONFIRMED);
+                ctx.ask(jev, question, reply -> then.accept(reply instanceof Reply.Answered && callsBefore == 1
+                        ? new CallCheck.Allowed() : new CallCheck.Refused("not asked for", "Refused: not asked for")));
+            };
+            try (ActorHarness h = new ActorHarness(COMMIT, List.of(slow), AnswerHook.NONE)) {
+                h.host.send(callLine(1, "lookup", "{}"));
+                assertEquals(callLine(1, "lookup", "{}"), h.server.next());
+                h.host.send(callLine(2, "update", "{}"));
+                model.awaitQuestion();
+                h.host.send(callLine(3, "lookup", "{}"));
+                assertEquals(callLine(3, "lookup", "{}"), h.server.next(), "call 3 goes by while call 2 waits for its check");
+                model.release();
+                assertEquals(callLine(2, "update", "{}"), h.server.next());
 
-            h.host.send(callLine(4, "update", "{}"));
-            assertEquals("Refused: not asked for", LiveHost.text(h.host.response(4)));
+                h.host.send(callLine(4, "update", "{}"));
+                assertEquals("Refused: not asked for", LiveHost.text(h.host.response(4)));
+                assertEquals(1, model.answered.get(), "the second question is the first's: the cache answers it");
+            }
         }
     }
 

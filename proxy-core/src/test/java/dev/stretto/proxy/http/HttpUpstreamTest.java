@@ -965,4 +965,15 @@ class HttpUpstreamTest {
         assertTrue(lines.isEmpty(), lines.toString());
         assertTrue(warnings.isEmpty(), warnings.toString());
     }
+
+    @Test
+    void endpointMustBeHttpWithAHostAndTheErrorShowsOnlyTheLogForm() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> HttpUpstream.parseEndpoint("ftp://bob:hunter2@example.com/x?token=zzz"));
+        assertFalse(e.getMessage().contains("hunter2"));
+        assertFalse(e.getMessage().contains("zzz"));
+        assertThrows(IllegalArgumentException.class, () -> HttpUpstream.parseEndpoint("example.com/mcp"));
+        assertThrows(IllegalArgumentException.class, () -> HttpUpstream.parseEndpoint("http:// bad"));
+        assertEquals(URI.create("https://example.com/mcp"), HttpUpstream.parseEndpoint(" https://example.com/mcp "));
+    }
 }

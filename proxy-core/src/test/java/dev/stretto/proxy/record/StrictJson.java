@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * and objects nest, whether an escaped surrogate is left unpaired, whether a number overflows
  * a double.
  */
-final class StrictJson {
+public final class StrictJson {
 
     /**
      * What the recogniser found.
@@ -22,7 +22,7 @@ final class StrictJson {
      * @param loneSurrogate  a string holds an escaped surrogate that is not half of a pair
      * @param numberOverflow a number is beyond the range of a double
      */
-    record Verdict(boolean valid, int depth, boolean loneSurrogate, boolean numberOverflow) {
+    public record Verdict(boolean valid, int depth, boolean loneSurrogate, boolean numberOverflow) {
 
         /** One JSON text that serde_json reads back when wrapped in {@code extraLevels} more. */
         boolean readableBySerde(int extraLevels) {
@@ -44,7 +44,7 @@ final class StrictJson {
         this.end = off + len;
     }
 
-    static Verdict judge(byte[] bytes) {
+    public static Verdict judge(byte[] bytes) {
         return judge(bytes, 0, bytes.length);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.ServerEnd;
+import dev.stretto.proxy.host.HostInput;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.testing.HostStreams;

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.ShutdownTimings;
-import dev.stretto.proxy.UpstreamSpec;
+import dev.stretto.proxy.ServerStderr;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -24,10 +26,16 @@ class ChildProcessUpstreamTest {
         throw new AssertionError("a child server's upstream handed off work");
     };
 
+    /** A child that runs {@code argv} with the proxy's environment, directory and stderr. */
+    private static ChildProcessUpstream child(String searchPath, String... argv) {
+        return new ChildProcessUpstream(List.of(argv), Map.of(), null, ServerStderr.inherit(), searchPath, QUICK,
+                new ChildReaper());
+    }
+
     private final BlockingQueue<String> fromServer = new LinkedBlockingQueue<>();
 
     private ChildProcessUpstream start(String script) throws Exception {
-        ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("sh", "-c", script), "/usr/bin:/bin", QUICK, new ChildReaper());
+        ChildProcessUpstream up = child("/usr/bin:/bin", "sh", "-c", script);
         up.start((line, newline) -> fromServer.add(new String(line, StandardCharsets.UTF_8)), NO_WORK);
         return up;
     }
@@ -118,8 +126,7 @@ class ChildProcessUpstreamTest {
 
     @Test
     void aCommandThatIsNotFoundNamesTheCommandAndThePathSearched() {
-        ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("stretto-no-such-server", "--x"),
-                "/nowhere/bin:/also/not", QUICK, new ChildReaper());
+        ChildProcessUpstream up = child("/nowhere/bin:/also/not", "stretto-no-such-server", "--x");
         UpstreamStartException e = assertThrows(UpstreamStartException.class, () -> up.start((l, n) -> {
         }, NO_WORK));
         assertEquals("cannot start the server: command not found: stretto-no-such-server"
@@ -128,7 +135,7 @@ class ChildProcessUpstreamTest {
 
     @Test
     void aMissingPathIsNamedAsAFile() {
-        ChildProcessUpstream up = new ChildProcessUpstream(UpstreamSpec.Command.of("/nowhere/server"), "/bin", QUICK, new ChildReaper());
+        ChildProcessUpstream up = child("/bin", "/nowhere/server");
         UpstreamStartException e = assertThrows(UpstreamStartException.class, () -> up.start((l, n) -> {
         }, NO_WORK));
         assertEquals("cannot start the server: no such file: /nowhere/server", e.getMessage());

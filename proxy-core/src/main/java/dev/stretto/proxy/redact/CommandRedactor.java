@@ -1,7 +1,7 @@
-package dev.stretto.proxy.record;
+package dev.stretto.proxy.redact;
 
-import dev.stretto.proxy.http.KnownTokens;
-import dev.stretto.proxy.http.UrlRedactor;
+import dev.stretto.proxy.redact.KnownTokens;
+import dev.stretto.proxy.redact.UrlRedactor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.stretto.proxy.record;
+package dev.stretto.proxy.redact;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -23,10 +23,10 @@ import java.util.List;
  * characters are not looked for: they cannot be told from ordinary text, and no credential is
  * that short.
  */
-final class LogScrubber {
+public final class LogScrubber {
 
     /** Scrubs nothing. */
-    static final LogScrubber NONE = new LogScrubber(List.of());
+    public static final LogScrubber NONE = new LogScrubber(List.of());
 
     static final int MIN_LENGTH = 4;
 
@@ -34,7 +34,7 @@ final class LogScrubber {
     private final List<byte[]> secretBytes;
 
     /** A scrubber for these secret values (longest first, so that a longer one wins). */
-    LogScrubber(List<String> secrets) {
+    public LogScrubber(List<String> secrets) {
         List<String> kept = new ArrayList<>();
         for (String s : secrets) {
             if (s != null && s.length() >= MIN_LENGTH && !kept.contains(s)) {
@@ -61,7 +61,7 @@ final class LogScrubber {
      * for sure (most lines, and every line when there are no secrets), so that its entry may
      * be written from its bytes; true when {@link #scrub} must look.
      */
-    boolean mightChange(LineBytes line) {
+    public boolean mightChange(LineBytes line) {
         if (secrets.isEmpty()) {
             return false;
         }
@@ -97,7 +97,8 @@ final class LogScrubber {
         return -1;
     }
 
-    Payload scrub(Payload payload) {
+    /** {@code payload} with every secret replaced by {@code <redacted>}, a message still JSON. */
+    public Payload scrub(Payload payload) {
         if (secrets.isEmpty()) {
             return payload;
         }

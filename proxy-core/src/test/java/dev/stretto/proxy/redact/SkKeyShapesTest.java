@@ -1,9 +1,9 @@
-package dev.stretto.proxy.record;
+package dev.stretto.proxy.redact;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.stretto.proxy.http.Secrets;
-import dev.stretto.proxy.http.UrlRedactor;
+import dev.stretto.proxy.redact.Secrets;
+import dev.stretto.proxy.redact.UrlRedactor;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -126,8 +126,8 @@ class SkKeyShapesTest {
         }
         assertEquals(List.of(), firstOf(wrong));
         // A server may echo what it was sent: the log is scrubbed of the URL's keys too.
-        assertEquals(List.of("sk-abc123", "sk-proj-Ab3defgh"), Secrets.of(
-                URI.create("https://h/mcp/sk-abc123/x?lang=sk-proj-Ab3defgh"), List.of()).stream()
+        assertEquals(List.of("sk-abc123", "sk-proj-Ab3defgh"), Secrets.sentTo(
+                URI.create("https://h/mcp/sk-abc123/x?lang=sk-proj-Ab3defgh"), List.of()).values().stream()
                 .filter(v -> v.startsWith("sk-")).distinct().sorted().toList());
     }
 

@@ -1,4 +1,4 @@
-package dev.stretto.proxy.http;
+package dev.stretto.proxy.redact;
 
 import java.net.URI;
 import java.net.URLDecoder;

@@ -1,9 +1,10 @@
-package dev.stretto.proxy.record;
+package dev.stretto.proxy.redact;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.proxy.record.StrictJson;
 import dev.stretto.trace.log.Payload;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

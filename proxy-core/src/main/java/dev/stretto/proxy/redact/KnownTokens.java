@@ -1,4 +1,4 @@
-package dev.stretto.proxy.http;
+package dev.stretto.proxy.redact;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
  * {@code sk-...} (OpenAI's, Anthropic's, OpenRouter's and the many services that copied the
  * form), {@code sk_live_...}, {@code ghp_...}, {@code github_pat_...}, {@code glpat-...},
  * {@code xoxb-...}, {@code AKIA...}, {@code AIza...}, {@code hf_...}, {@code npm_...},
- * {@code ya29....} and JSON web tokens. A server command's redaction ({@code
- * record.CommandRedactor}) and an upstream URL's ({@link UrlRedactor}) both hide them.
+ * {@code ya29....} and JSON web tokens. A server command's redaction ({@link
+ * CommandRedactor}) and an upstream URL's ({@link UrlRedactor}) both hide them.
  *
  * <p>A token starts where no letter or digit comes before it. An {@code sk-} key is {@code sk-}
  * and a body of letters, digits, {@code -} and {@code _}: at least 16 of them, or 4 to 15 that

@@ -1,10 +1,10 @@
-package dev.stretto.proxy.record;
+package dev.stretto.proxy.redact;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.stretto.proxy.record.CommandRedactor.Shape;
+import dev.stretto.proxy.redact.CommandRedactor.Shape;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.stretto.proxy.session;
+package dev.stretto.proxy.host;
 
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineReader;
