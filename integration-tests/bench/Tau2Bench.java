@@ -16,6 +16,7 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,13 +34,30 @@ import java.util.regex.Pattern;
 final class Tau2Bench {
 
     /**
-     * @param quick    a subset of the tasks (every tenth) and two folds, and only the replay of every
-     *                 call: checks the harness and prints the figures
-     * @param folds    the folds of the cross-validation
-     * @param parallel sessions run at once
-     * @param json     where the figures go as JSON
+     * @param quick      a subset of the tasks (every tenth) and two folds, and only the replay of
+     *                   every call: checks the harness and prints the figures
+     * @param folds      the folds of the cross-validation
+     * @param parallel   sessions run at once
+     * @param lookupCost the cost of a wasted lookup the tuned flows are learned with
+     * @param keep       where to leave the recordings, flows and served sessions, or null to delete them
+     * @param json       where the figures go as JSON
      */
-    record Options(boolean quick, int folds, int parallel, Path json) {
+    record Options(boolean quick, int folds, int parallel, double lookupCost, Path keep, Path json) {
+    }
+
+    /**
+     * One way of learning and serving flows, all measured in the same run.
+     *
+     * @param name         how the report names it
+     * @param conversation whether the sessions are recorded and served with the customer's words
+     *                     ({@code --context})
+     * @param learn        what {@code stretto learn} is given besides the sessions, domain and file
+     * @param bothReplays  whether its served tasks are also replayed taking the appended results
+     */
+    record Variant(String name, boolean conversation, List<String> learn, boolean bothReplays) {
+        String dir() {
+            return name.replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+        }
     }
 
     /** How the host replays a task served with a flow. */
@@ -56,6 +74,17 @@ final class Tau2Bench {
         }
     }
 
+    /** The variants: the current flows first, then the levers, each on its own and together. */
+    static List<Variant> variants(double lookupCost) {
+        String cost = BigDecimal.valueOf(lookupCost).stripTrailingZeros().toPlainString();
+        List<String> tuned = List.of("--habit-only", "--lookup-cost", cost);
+        return List.of(
+                new Variant("habit-only", false, List.of("--habit-only"), true),
+                new Variant("habit-only, conversation", true, List.of("--habit-only"), false),
+                new Variant("--lookup-cost " + cost, false, tuned, false),
+                new Variant("--lookup-cost " + cost + ", conversation", true, tuned, true));
+    }
+
     /** A lookup the flow made: the call (by its index in the expert's list) whose answer carried it. */
     record Made(int after, Tau2Host.Lookup lookup) {
     }
@@ -63,13 +92,14 @@ final class Tau2Bench {
     /**
      * One held-out task served with a flow.
      *
+     * @param variant how the flow was learned and served
      * @param sent    the expert's calls the host made, by index
      * @param ms      their round trips
      * @param served  the expert's reads the flow had appended before (not made under {@link Replay#TAKES_LOOKUPS})
      * @param lookups every lookup the flow appended, in order
      */
-    record Served(Replay replay, Tau2Task task, int fold, List<Integer> sent, List<Double> ms, List<Integer> served,
-                  List<Made> lookups) {
+    record Served(Variant variant, Replay replay, Tau2Task task, int fold, List<Integer> sent, List<Double> ms,
+                  List<Integer> served, List<Made> lookups) {
     }
 
     /**
@@ -99,6 +129,11 @@ final class Tau2Bench {
     }
 
     static void run(Path root, Options o) throws Exception {
+        if (o.keep() != null) {
+            new Tau2Bench(root, o, Files.createDirectories(o.keep())).run();
+            System.err.println("tau2: the recordings, flows and served sessions are in " + o.keep());
+            return;
+        }
         Path work = Files.createTempDirectory("stretto-bench-tau2");
         try {
             new Tau2Bench(root, o, work).run();
@@ -122,39 +157,47 @@ final class Tau2Bench {
         System.err.printf(Locale.ROOT, "tau2: %d tasks, %d folds, %d sessions at once%n", tasks.size(), folds,
                 o.parallel());
 
-        Path recorded = Files.createDirectories(work.resolve("recorded"));
-        parallel(tasks, t -> record(t, recorded));
-        Map<String, Path> logs = new LinkedHashMap<>();
-        try (var files = Files.list(recorded)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
-                String line = Files.readAllLines(f).getFirst();
-                String task = Tau2Task.JSON.readTree(line).path("host_session").asText().replace("tau2-record-", "");
-                logs.put(task, f);
-            }
+        List<Variant> all = variants(o.lookupCost());
+        // The quick run: the current flows and the levers together, which between them take every path.
+        List<Variant> variants = o.quick() ? List.of(all.getFirst(), all.getLast()) : all;
+        Map<Boolean, Map<String, Path>> recordings = new LinkedHashMap<>();
+        for (boolean conversation : List.of(false, true)) {
+            recordings.put(conversation, recordAll(tasks, conversation));
+            System.err.printf(Locale.ROOT, "tau2: recorded %d sessions%s (%.0f s)%n", tasks.size(),
+                    conversation ? " with the conversation" : "", (System.nanoTime() - t0) / 1e9);
         }
-        System.err.printf(Locale.ROOT, "tau2: recorded %d sessions (%.0f s)%n", logs.size(), (System.nanoTime() - t0) / 1e9);
 
         List<Served> served = Collections.synchronizedList(new ArrayList<>());
-        for (int f = 0; f < folds; f++) {
-            Path train = Files.createDirectories(work.resolve("fold-" + f + "/train"));
-            List<Tau2Task> heldOut = new ArrayList<>();
-            for (int i = 0; i < tasks.size(); i++) {
-                Tau2Task t = tasks.get(i);
-                if (i % folds == f) {
-                    heldOut.add(t);
-                } else {
-                    Path log = logs.get(t.id());
-                    Files.copy(log, train.resolve(log.getFileName()));
+        Map<Variant, Map<Replay, Map<String, Integer>>> handBacks = new LinkedHashMap<>();
+        for (Variant v : variants) {
+            Path dir = work.resolve(v.dir());
+            Map<String, Path> logs = recordings.get(v.conversation());
+            for (int f = 0; f < folds; f++) {
+                Path train = Files.createDirectories(dir.resolve("fold-" + f + "/train"));
+                List<Tau2Task> heldOut = new ArrayList<>();
+                for (int i = 0; i < tasks.size(); i++) {
+                    Tau2Task t = tasks.get(i);
+                    if (i % folds == f) {
+                        heldOut.add(t);
+                    } else {
+                        Path log = logs.get(t.id());
+                        Files.copy(log, train.resolve(log.getFileName()));
+                    }
+                }
+                Path flow = dir.resolve("fold-" + f + "/retail.flow.json");
+                learn(v, train, flow);
+                Path out = Files.createDirectories(dir.resolve("fold-" + f + "/served"));
+                int fold = f;
+                for (Replay replay : replays(v)) {
+                    parallel(heldOut, t -> served.add(serve(v, replay, t, fold, flow, out)));
                 }
             }
-            Path flow = work.resolve("fold-" + f + "/retail.flow.json");
-            learn(train, flow);
-            Path out = Files.createDirectories(work.resolve("fold-" + f + "/served"));
-            int fold = f;
-            for (Replay replay : replays()) {
-                parallel(heldOut, t -> served.add(serve(replay, t, fold, flow, out)));
+            Map<Replay, Map<String, Integer>> reasons = new LinkedHashMap<>();
+            for (Replay replay : replays(v)) {
+                reasons.put(replay, handBacks(dir, folds, replay));
             }
-            System.err.printf(Locale.ROOT, "tau2: fold %d of %d learned and served (%.0f s)%n", f + 1, folds,
+            handBacks.put(v, reasons);
+            System.err.printf(Locale.ROOT, "tau2: %s: %d folds learned and served (%.0f s)%n", v.name(), folds,
                     (System.nanoTime() - t0) / 1e9);
         }
 
@@ -163,10 +206,6 @@ final class Tau2Bench {
         parallel(tasks, t -> verdicts.addAll(guard(t, db)));
         System.err.printf(Locale.ROOT, "tau2: guards checked (%.0f s)%n", (System.nanoTime() - t0) / 1e9);
 
-        Map<Replay, Map<String, Integer>> handBacks = new LinkedHashMap<>();
-        for (Replay replay : replays()) {
-            handBacks.put(replay, handBacks(folds, replay));
-        }
         Tau2Report report = new Tau2Report(tasks, folds, served, passiveMs, verdicts, handBacks);
         System.out.print(report.text(o.quick(), (System.nanoTime() - t0) / 1e9));
         Files.createDirectories(o.json().getParent());
@@ -177,8 +216,8 @@ final class Tau2Bench {
         }
     }
 
-    private List<Replay> replays() {
-        return o.quick() ? List.of(Replay.EVERY_CALL) : List.of(Replay.values());
+    private List<Replay> replays(Variant v) {
+        return o.quick() || !v.bothReplays() ? List.of(Replay.EVERY_CALL) : List.of(Replay.values());
     }
 
     @FunctionalInterface
@@ -225,9 +264,32 @@ final class Tau2Bench {
 
     // --- 1. record ------------------------------------------------------------------------
 
-    private void record(Tau2Task t, Path dir) throws Exception {
+    /** Every task through the proxy with --record (and the conversation): each task's log. */
+    private Map<String, Path> recordAll(List<Tau2Task> tasks, boolean conversation) throws Exception {
+        Path dir = Files.createDirectories(work.resolve(conversation ? "recorded-conversation" : "recorded"));
+        parallel(tasks, t -> record(t, dir, conversation));
+        Map<String, Path> logs = new LinkedHashMap<>();
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
+                String line = Files.readAllLines(f).getFirst();
+                String task = Tau2Task.JSON.readTree(line).path("host_session").asText().replace("tau2-record-", "");
+                logs.put(task, f);
+            }
+        }
+        if (logs.size() != tasks.size()) {
+            throw new IllegalStateException("recorded " + logs.size() + " sessions of " + tasks.size() + " in " + dir);
+        }
+        return logs;
+    }
+
+    private void record(Tau2Task t, Path dir, boolean conversation) throws Exception {
         double[] ms = new double[t.calls().size()];
-        try (Tau2Host host = new Tau2Host(proxy("--record", dir.toString()), "tau2-record-" + t.id())) {
+        List<String> options = new ArrayList<>(List.of("--record", dir.toString()));
+        Path context = conversation ? conversation(t, dir) : null;
+        if (context != null) {
+            options.addAll(List.of("--context", context.toString()));
+        }
+        try (Tau2Host host = new Tau2Host(proxy(options.toArray(String[]::new)), "tau2-record-" + t.id())) {
             for (int k = 0; k < t.calls().size(); k++) {
                 Tau2Task.Call c = t.calls().get(k);
                 Tau2Host.Answer a = host.call(c.tool(), c.arguments());
@@ -236,28 +298,49 @@ final class Tau2Bench {
             }
             host.end();
         }
-        passiveMs.put(t.id(), ms);
+        if (!conversation) {
+            passiveMs.put(t.id(), ms);
+        }
+    }
+
+    /**
+     * The conversation file of one session: the customer's first message, what τ²'s user
+     * simulator is told it knows and why it calls, written before the first call.
+     */
+    private static Path conversation(Tau2Task t, Path dir) throws Exception {
+        Path file = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-context"))
+                .resolve("task-" + t.id() + "-" + System.nanoTime() + ".jsonl");
+        ObjectNode line = Tau2Task.JSON.createObjectNode().put("role", "user").put("content", t.customerSays());
+        Files.writeString(file, line + "\n");
+        return file;
     }
 
     // --- 2. flows ---------------------------------------------------------------------------
 
-    private void learn(Path sessions, Path flow) throws Exception {
-        Path log = work.resolve(flow.getFileName() + ".learn.txt");
-        Process p = new ProcessBuilder(root.resolve("bin/stretto").toString(), "learn", "--sessions", sessions.toString(),
-                "--domain", "retail", "--out", flow.toString(), "--habit-only")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    private void learn(Variant v, Path sessions, Path flow) throws Exception {
+        Path log = flow.resolveSibling(flow.getFileName() + ".learn.txt");
+        List<String> command = new ArrayList<>(List.of(root.resolve("bin/stretto").toString(), "learn", "--sessions",
+                sessions.toString(), "--domain", "retail", "--out", flow.toString()));
+        command.addAll(v.learn());
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (p.waitFor() != 0 || !Files.exists(flow)) {
             throw new IllegalStateException("stretto learn failed with status " + p.exitValue() + ": "
                     + Files.readString(log));
         }
     }
 
-    private Served serve(Replay replay, Tau2Task t, int fold, Path flow, Path dir) throws Exception {
+    private Served serve(Variant v, Replay replay, Tau2Task t, int fold, Path flow, Path dir) throws Exception {
         List<Integer> sent = new ArrayList<>();
         List<Double> ms = new ArrayList<>();
         List<Integer> served = new ArrayList<>();
         List<Made> made = new ArrayList<>();
-        try (Tau2Host host = new Tau2Host(proxy("--flow", flow.toString(), "--record", dir.toString()),
+        // Only τ²'s reads may be looked up, as its policy says.
+        List<String> options = new ArrayList<>(List.of("--flow", flow.toString(), "--record", dir.toString(),
+                "--flow-tools", String.join(",", new java.util.TreeSet<>(Tau2Task.READS))));
+        if (v.conversation()) {
+            options.addAll(List.of("--context", conversation(t, dir).toString()));
+        }
+        try (Tau2Host host = new Tau2Host(proxy(options.toArray(String[]::new)),
                 "tau2-serve-" + replay.name().toLowerCase(Locale.ROOT) + "-" + t.id())) {
             int lastWrite = -1;
             for (int k = 0; k < t.calls().size(); k++) {
@@ -274,6 +357,10 @@ final class Tau2Bench {
                 sent.add(k);
                 ms.add(a.ms());
                 for (Tau2Host.Lookup l : a.lookups()) {
+                    if (!Tau2Task.READS.contains(l.tool())) {
+                        problems.add(v.name() + ": task " + t.id() + " call " + k + ": the flow looked up "
+                                + l.tool() + ", which is not one of τ²'s reads");
+                    }
                     made.add(new Made(k, l));
                 }
                 if (c.isWrite() && !a.error()) {
@@ -282,7 +369,7 @@ final class Tau2Bench {
             }
             host.end();
         }
-        return new Served(replay, t, fold, sent, ms, served, made);
+        return new Served(v, replay, t, fold, sent, ms, served, made);
     }
 
     /** Whether the flow appended this read to an answer since the session's last successful write. */
@@ -298,11 +385,11 @@ final class Tau2Bench {
     private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]+)?");
 
     /** The flow logs' reasons for handing back in one replay, numbers left out, with how often each was given. */
-    private Map<String, Integer> handBacks(int folds, Replay replay) throws Exception {
+    private Map<String, Integer> handBacks(Path dir, int folds, Replay replay) throws Exception {
         Map<String, Integer> reasons = new TreeMap<>();
         String session = "tau2-serve-" + replay.name().toLowerCase(Locale.ROOT) + "-";
         for (int f = 0; f < folds; f++) {
-            try (var files = Files.list(work.resolve("fold-" + f + "/served"))) {
+            try (var files = Files.list(dir.resolve("fold-" + f + "/served"))) {
                 for (Path p : files.filter(x -> x.toString().endsWith(".flow.jsonl")).toList()) {
                     Path log = p.resolveSibling(p.getFileName().toString().replace(".flow.jsonl", ".jsonl"));
                     String header = Files.readAllLines(log).getFirst();

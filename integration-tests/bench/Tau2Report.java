@@ -38,8 +38,9 @@ final class Tau2Report {
         }
     }
 
-    /** The flows' figures in one replay. */
+    /** The flows' figures of one variant in one replay. */
     private static final class Flows {
+        final Tau2Bench.Variant variant;
         final Tau2Bench.Replay replay;
         final List<Tau2Bench.Served> served;
         final Map<String, Integer> handBacks;
@@ -57,8 +58,9 @@ final class Tau2Report {
         /** The reads missed of the tools the flows do look up, each with what preceded it. */
         final List<String> missed = new ArrayList<>();
 
-        Flows(Tau2Bench.Replay replay, List<Tau2Bench.Served> served, Map<String, double[]> passiveMs,
-              Map<String, Integer> handBacks) {
+        Flows(Tau2Bench.Variant variant, Tau2Bench.Replay replay, List<Tau2Bench.Served> served,
+              Map<String, double[]> passiveMs, Map<String, Integer> handBacks) {
+            this.variant = variant;
             this.replay = replay;
             this.served = served;
             this.handBacks = handBacks;
@@ -121,7 +123,7 @@ final class Tau2Report {
         }
 
         void text(StringBuilder out) {
-            out.append(f("%nflows, replay: %s%n", replay.label));
+            out.append(f("%nflows: %s; replay: %s%n", variant.name(), replay.label));
             out.append(f("%-8s %6s %7s %8s %8s %8s %10s%n", "fold", "tasks", "reads", "served", "recall", "lookups",
                     "precision"));
             byFold.forEach((fold, c) -> out.append(f("%-8d %6d %7d %8d %7.1f%% %8d %9.1f%%%n", fold + 1,
@@ -189,12 +191,29 @@ final class Tau2Report {
     private final List<Tau2Bench.Verdict> verdicts;
 
     Tau2Report(List<Tau2Task> tasks, int folds, List<Tau2Bench.Served> served, Map<String, double[]> passiveMs,
-               List<Tau2Bench.Verdict> verdicts, Map<Tau2Bench.Replay, Map<String, Integer>> handBacks) {
+               List<Tau2Bench.Verdict> verdicts,
+               Map<Tau2Bench.Variant, Map<Tau2Bench.Replay, Map<String, Integer>>> handBacks) {
         this.tasks = tasks;
         this.folds = folds;
         this.verdicts = verdicts;
-        handBacks.forEach((replay, reasons) -> flows.add(new Flows(replay,
-                served.stream().filter(s -> s.replay() == replay).toList(), passiveMs, reasons)));
+        handBacks.forEach((variant, byReplay) -> byReplay.forEach((replay, reasons) -> flows.add(new Flows(variant,
+                replay, served.stream().filter(s -> s.variant() == variant && s.replay() == replay).toList(),
+                passiveMs, reasons))));
+    }
+
+    /** Each variant's headline figures side by side, in the replay of every expert call. */
+    private void compared(StringBuilder out) {
+        out.append(f("%nthe variants compared (replay: %s):%n", Tau2Bench.Replay.EVERY_CALL.label));
+        out.append(f("  %-36s %7s %10s %8s %8s %13s %12s%n", "flows", "recall", "precision", "lookups", "per call",
+                "turns saved", "added (p50)"));
+        for (Flows fl : flows) {
+            if (fl.replay == Tau2Bench.Replay.EVERY_CALL) {
+                out.append(f("  %-36s %6.1f%% %9.1f%% %8d %8.2f %6d (%4.1f%%) %+9.0f ms%n", fl.variant.name(),
+                        fl.total.recall(), fl.total.precision(), fl.total.lookups, fl.perCall(), fl.total.served,
+                        fl.expertCalls == 0 ? 0.0 : 100.0 * fl.total.served / fl.expertCalls,
+                        Benchmark.median(fl.carryingAdded)));
+            }
+        }
     }
 
     /** The read was missed, though the flow looked the same tool up with other arguments since the last write. */
@@ -244,11 +263,13 @@ final class Tau2Report {
         StringBuilder out = new StringBuilder();
         out.append(f("%nτ² retail: %d train tasks%s, %d-fold cross-validation; %s, measured %s in %.0f s%n",
                 tasks.size(), quick ? " (quick: every tenth)" : "", folds,
-                "stretto learn --habit-only, served by stretto-proxy --flow with the default decider",
+                "flows learned by stretto learn on the other folds, served by stretto-proxy --flow with the default"
+                        + " decider",
                 Benchmark.today(), seconds));
         out.append(f("reads: the expert's follow-up reads (after a session's first call); served: the flow had"
                 + " appended the same call since the last write; precise: a lookup the expert makes later, before its"
                 + " next write; other args: missed, though the flow looked the tool up with other arguments%n"));
+        compared(out);
         flows.forEach(fl -> fl.text(out));
         guards(out);
         return out.toString();
@@ -297,8 +318,11 @@ final class Tau2Report {
     }
 
     String json() {
+        Map<String, List<String>> byVariant = new LinkedHashMap<>();
+        flows.forEach(fl -> byVariant.computeIfAbsent(fl.variant.name(), k -> new ArrayList<>())
+                .add(f("\"%s\":%s", fl.replay.name().toLowerCase(Locale.ROOT), fl.json())));
         List<String> replays = new ArrayList<>();
-        flows.forEach(fl -> replays.add(f("\"%s\":%s", fl.replay.name().toLowerCase(Locale.ROOT), fl.json())));
+        byVariant.forEach((name, json) -> replays.add(f("\"%s\":{%s}", name, String.join(",", json))));
         long falseRefusals = verdicts.stream().filter(v -> v.kind().equals("expert") && !v.tau2Failed()
                 && !v.refusedBy().isEmpty() && tasks.stream().anyMatch(t -> t.id().equals(v.task()) && t.authenticates()))
                 .count();

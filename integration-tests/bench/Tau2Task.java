@@ -16,10 +16,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * @param id    τ²'s task id
- * @param calls the expert's calls, in order, each with τ²'s answer
+ * @param id           τ²'s task id
+ * @param calls        the expert's calls, in order, each with τ²'s answer
+ * @param customerSays what the customer says first in the benchmark's conversation: what τ²'s
+ *                     user simulator is told it knows, then why it calls (its {@code known_info}
+ *                     and {@code reason_for_call})
  */
-record Tau2Task(String id, List<Call> calls) {
+record Tau2Task(String id, List<Call> calls, String customerSays) {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
@@ -85,7 +88,9 @@ record Tau2Task(String id, List<Call> calls) {
                     throw new IllegalStateException("goldens.jsonl does not match task " + id + "'s action " + i);
                 }
             }
-            tasks.add(new Tau2Task(id, List.copyOf(calls)));
+            JsonNode told = t.path("user_scenario").path("instructions");
+            String says = (told.path("known_info").asText("") + " " + told.path("reason_for_call").asText("")).strip();
+            tasks.add(new Tau2Task(id, List.copyOf(calls), says));
         }
         return tasks;
     }

@@ -17,6 +17,8 @@ import dev.stretto.proxy.oracle.OracleSettings;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.log.SessionLog;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.InstantSource;
@@ -41,6 +43,7 @@ public final class FlowLearner {
     private final Progress progress;
     private final HabitLearner habit;
     private final OracleSettings settings;
+    private final InstantSource clock;
 
     /**
      * What learning made.
@@ -61,6 +64,7 @@ public final class FlowLearner {
         this.progress = progress;
         this.habit = new HabitLearner(options, progress, clock);
         this.settings = settings;
+        this.clock = clock;
     }
 
     /**
@@ -75,11 +79,24 @@ public final class FlowLearner {
         Sessions sessions = read();
         Set<String> allTasks = new HashSet<>(sessions.tasks());
         Flow flow = switch (options.arbiter()) {
-            case LearnOptions.HabitOnly h -> habit.learn(sessions, allTasks);
+            case LearnOptions.HabitOnly h -> options.lookupCost() == null ? habit.learn(sessions, allTasks)
+                    : tuned(habit.learn(sessions, allTasks), sessions);
             case LearnOptions.From from -> ArbiterImport.apply(habit.learn(sessions, allTasks), from.file());
             case LearnOptions.Fit fit -> withArbiter(sessions, fit);
         };
         return new Result(flow, sessions.episodes().size());
+    }
+
+    /** The flow with each site's threshold learned from the cost of a wasted lookup. */
+    private Flow tuned(Flow flow, Sessions sessions) throws LearnException {
+        Progress quiet = new Progress(new PrintStream(OutputStream.nullOutputStream()), false);
+        ThresholdTuning.Result r = new ThresholdTuning(new HabitLearner(options, quiet, clock), options.lookupCost())
+                .tune(flow, sessions);
+        progress.line("thresholds of " + r.flow().thresholds().size() + " sites, a wasted lookup costing "
+                + java.math.BigDecimal.valueOf(options.lookupCost()).stripTrailingZeros().toPlainString() + " turns saved, from the flows of " + r.folds()
+                + " folds served on the others: " + r.used() + " lookups the agent made and " + r.wasted()
+                + " it did not (at the default threshold " + r.usedBefore() + " and " + r.wastedBefore() + ")");
+        return r.flow();
     }
 
     private Flow withArbiter(Sessions sessions, LearnOptions.Fit fit)
