@@ -10,7 +10,7 @@
 // rounds' own comparisons. The figures are printed as one table (with issue 9's targets beside
 // them) and written as JSON. Then a served flow is timed beside the passive proxy
 // (FlowTiming.java), `stretto learn` is timed, and sessions are run in this JVM as a Java agent
-// harness runs them (InJvmSessions.java).
+// harness runs them (InJvmSessions.java), and stretto console lists many sessions (ConsoleTiming.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
 // and asserts nothing about speed: CI runs it so that the harness never rots.
@@ -32,7 +32,7 @@ public class Benchmark {
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
     static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm",
-            "tau2");
+            "console", "tau2");
 
     /** The cost of a wasted lookup the τ² benchmark's tuned flows are learned with (--lookup-cost). */
     static final double DEFAULT_LOOKUP_COST = 1.0;
@@ -41,7 +41,7 @@ public class Benchmark {
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
                    long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path dist, Path json,
                    int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen,
-                   int folds, int tau2Parallel, double lookupCost, Path tau2Keep) {
+                   int consoleSessions, int folds, int tau2Parallel, double lookupCost, Path tau2Keep) {
 
         static Options parse(Path root, List<String> args) {
             boolean quick = args.contains("--quick");
@@ -59,6 +59,7 @@ public class Benchmark {
             int learnRounds = quick ? 1 : 3;
             int injvmSessions = quick ? 20 : 2000;
             int injvmOpen = quick ? 20 : 1000;
+            int consoleSessions = quick ? 120 : 10_000;
             int folds = quick ? 2 : 5;
             int tau2Parallel = 4;
             double lookupCost = DEFAULT_LOOKUP_COST;
@@ -101,6 +102,7 @@ public class Benchmark {
                     case "--learn-rounds" -> learnRounds = positive(a, value);
                     case "--injvm-sessions" -> injvmSessions = positive(a, value);
                     case "--injvm-open" -> injvmOpen = positive(a, value);
+                    case "--console-sessions" -> consoleSessions = positive(a, value);
                     case "--folds" -> folds = positive(a, value);
                     case "--parallel" -> tau2Parallel = positive(a, value);
                     case "--lookup-cost" -> lookupCost = aboveZero(a, value);
@@ -116,7 +118,7 @@ public class Benchmark {
             }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
                     100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, dist, json, customers, learnSessions,
-                    learnRounds, injvmSessions, injvmOpen, folds, tau2Parallel, lookupCost, tau2Keep);
+                    learnRounds, injvmSessions, injvmOpen, consoleSessions, folds, tau2Parallel, lookupCost, tau2Keep);
         }
 
         private static Path emptyOrNew(String option, Path dir) {
@@ -205,6 +207,9 @@ public class Benchmark {
         }
         if (options.parts().contains("injvm")) {
             InJvmSessions.run(options.injvmSessions(), options.injvmOpen(), !options.quick());
+        }
+        if (options.parts().contains("console")) {
+            ConsoleTiming.run(root, options.consoleSessions(), options.quick() ? 2 : 11);
         }
         if (options.parts().contains("tau2")) {
             Tau2Bench.run(root, new Tau2Bench.Options(options.quick(), options.folds(), options.tau2Parallel(),

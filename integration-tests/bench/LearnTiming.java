@@ -21,20 +21,10 @@ final class LearnTiming {
         Path dir = Files.createTempDirectory("stretto-bench-learn");
         try {
             Path logs = Files.createDirectories(dir.resolve("logs"));
-            List<Path> shop;
-            try (var files = Files.list(root.resolve("testdata/reference/home/logs/shop"))) {
-                shop = files.filter(f -> f.toString().endsWith(".jsonl")).sorted().toList();
-            }
-            java.time.LocalDateTime start = java.time.LocalDateTime.of(2027, 1, 1, 0, 0);
+            List<Path> shop = ShopLogs.of(root);
             for (int i = 0; i < sessions; i++) {
-                Path source = shop.get(i % shop.size());
-                String old = source.getFileName().toString().replace(".jsonl", "");
-                String id = start.plusSeconds(i).format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss"))
-                        + ".000Z-" + (20000 + i);
-                String text = Files.readString(source, StandardCharsets.UTF_8);
-                int firstLine = text.indexOf('\n');
-                Files.writeString(logs.resolve(id + ".jsonl"), text.substring(0, firstLine).replace(old, id)
-                        + text.substring(firstLine), StandardCharsets.UTF_8);
+                ShopLogs.Copy copy = ShopLogs.copy(shop, i);
+                Files.writeString(logs.resolve(copy.id() + ".jsonl"), copy.text(), StandardCharsets.UTF_8);
             }
             List<Double> seconds = new ArrayList<>();
             for (int r = 0; r < rounds; r++) {

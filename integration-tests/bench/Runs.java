@@ -109,11 +109,11 @@ final class Runs {
             p.write(Lines.PROBE);
             p.expectLine("notifications/probe");
             long t0 = System.nanoTime();
-            Thread writer = p.writeInBackground(block, blocks);
+            Thread writer = p.writeInBackground(block, blocks, lineSize);
             long crc = p.readAndCrc(block.length * blocks);
             double seconds = (System.nanoTime() - t0) / 1e9;
             writer.join();
-            if (crc != Lines.crc(block, blocks)) {
+            if (crc != Lines.crc(block.clone(), blocks, lineSize)) {
                 throw new IllegalStateException(setup.label() + ": the lines came back changed");
             }
             p.endAndAwait();
@@ -169,15 +169,40 @@ final class Runs {
             int count = Math.max(4, (1 << 20) / size);
             byte[] block = new byte[count * size];
             for (int i = 0; i < count; i++) {
-                byte[] line = size <= 4096 ? request(i, size) : result(i, size);
+                byte[] line = size <= 4096 ? request(size) : result(i, size);
                 System.arraycopy(line, 0, block, i * size, size);
             }
+            number(block, 0, size);
             return block;
         }
 
-        static byte[] request(int id, int size) {
-            return exactly("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":"
+        // A request's id is a string of ID_DIGITS digits at ID_AT, so that each copy of a block can
+        // give its requests ids of their own: the proxy refuses a request whose id another
+        // request of the host's in flight still has, as a server could not tell their answers apart.
+        private static final String REQUEST_HEAD = "{\"jsonrpc\":\"2.0\",\"id\":\"";
+        static final int ID_AT = REQUEST_HEAD.length();
+        static final int ID_DIGITS = 12;
+
+        static byte[] request(int size) {
+            return exactly(REQUEST_HEAD + "0".repeat(ID_DIGITS) + "\",\"method\":\"tools/call\",\"params\":{\"name\":"
                     + "\"lookup\",\"arguments\":{\"text\":\"", "\"}}}\n", size);
+        }
+
+        /**
+         * Numbers the requests of copy {@code copy} of a block of lines of {@code size} bytes in
+         * place, on from the copies before it; lines of results are left as they are.
+         */
+        static void number(byte[] block, long copy, int size) {
+            if (size > 4096) {
+                return;
+            }
+            int count = block.length / size;
+            for (int i = 0; i < count; i++) {
+                long id = copy * count + i;
+                for (int d = ID_DIGITS - 1, at = i * size + ID_AT; d >= 0; d--, id /= 10) {
+                    block[at + d] = (byte) ('0' + id % 10);
+                }
+            }
         }
 
         static byte[] result(int id, int size) {
@@ -205,6 +230,16 @@ final class Runs {
         static long crc(byte[] block, long times) {
             CRC32 crc = new CRC32();
             for (long i = 0; i < times; i++) {
+                crc.update(block);
+            }
+            return crc.getValue();
+        }
+
+        /** The CRC-32 of {@code times} copies of a block of lines of {@code size} bytes, each numbered as written. */
+        static long crc(byte[] block, long times, int size) {
+            CRC32 crc = new CRC32();
+            for (long i = 0; i < times; i++) {
+                number(block, i, size);
                 crc.update(block);
             }
             return crc.getValue();
@@ -252,6 +287,22 @@ final class Runs {
                 try {
                     for (long i = 0; i < times; i++) {
                         in.write(bytes);
+                    }
+                    in.flush();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        }
+
+        /** As above, each copy of a block of lines of {@code size} bytes numbered as {@link Lines#number} says. */
+        Thread writeInBackground(byte[] block, long times, int size) {
+            byte[] copy = block.clone();
+            return Thread.ofPlatform().start(() -> {
+                try {
+                    for (long i = 0; i < times; i++) {
+                        Lines.number(copy, i, size);
+                        in.write(copy);
                     }
                     in.flush();
                 } catch (IOException e) {

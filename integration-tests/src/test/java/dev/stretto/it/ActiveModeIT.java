@@ -112,11 +112,7 @@ class ActiveModeIT {
      */
     @Test
     void theDocsWorkedExampleRunsAsWrittenAndAgain() throws Exception {
-        String page = Files.readString(Repo.root().resolve("docs/active-mode.md"));
-        int at = page.indexOf("\n## A worked example on the demo's retail world\n");
-        assertTrue(at >= 0, "docs/active-mode.md has its worked example");
-        int start = page.indexOf("```sh\n", at) + "```sh\n".length();
-        String script = page.substring(start, page.indexOf("\n```", start) + 1);
+        String script = Repo.docsShellBlock("active-mode.md", "## A worked example on the demo's retail world");
         assertTrue(script.contains("/tmp/stretto-active"), script);
         script = script.replace("/tmp/stretto-active", dir.resolve("example").toString());
         for (int run = 1; run <= 2; run++) {

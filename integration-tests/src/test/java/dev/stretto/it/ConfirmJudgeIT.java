@@ -10,7 +10,7 @@ import dev.stretto.proxy.judge.ConfirmQuestions;
 import dev.stretto.proxy.judge.Exchange;
 import dev.stretto.proxy.oracle.Answer;
 import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.proxy.oracle.Response;
 import dev.stretto.proxy.oracle.TokenUsage;
@@ -102,7 +102,7 @@ class ConfirmJudgeIT {
     }
 
     private static Request confirmed() {
-        return Request.of(OracleSettings.DEFAULT_MODEL, new Exchange("Order #W61a is pending. Shall I cancel it, as"
+        return Request.of(ServiceSettings.DEFAULT_MODEL, new Exchange("Order #W61a is pending. Shall I cancel it, as"
                         + " ordered by mistake?", "Yes, cancel it.").state("cancel_pending_order",
                         SessionLogFile.JSON.createObjectNode().put("order_id", "#W61a").put("reason", "ordered by mistake")),
                 ConfirmQuestions.CONFIRMED_ID, ConfirmQuestions.CONFIRMED);

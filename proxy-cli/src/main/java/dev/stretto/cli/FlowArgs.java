@@ -1,8 +1,6 @@
 package dev.stretto.cli;
 
-import dev.stretto.proxy.flow.decide.DeciderKind;
-import dev.stretto.proxy.flow.decide.Exploration;
-import dev.stretto.proxy.flow.run.FlowOptions;
+import dev.stretto.proxy.flow.DeciderKind;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -71,17 +69,19 @@ final class FlowArgs {
                 throw new IllegalArgumentException("--flow-decider takes arbiter, habit or reach, not '" + named + "'");
             }
         }
-        Exploration exploration = null;
+        Double epsilon = null;
+        long seed = 0;
         if (values.containsKey("--flow-explore")) {
-            exploration = new Exploration(share(values, "--flow-explore", 0), seed(values.get("--flow-explore-seed")));
+            epsilon = share(values, "--flow-explore", 0);
+            seed = seed(values.get("--flow-explore-seed"));
         } else if (values.containsKey("--flow-explore-seed")) {
             throw new IllegalArgumentException("--flow-explore-seed seeds the draws of --flow-explore; give"
                     + " --flow-explore EPSILON too");
         }
-        FlowOptions options = new FlowOptions(threshold, decider, count(values, "--flow-per-call", 8),
-                count(values, "--flow-per-session", 40), count(values, "--flow-questions", 300), tools(tools), shadow,
-                exploration, values.get("--task-id"));
-        return new ProxyOptions.FlowChoice(ProxyArgs.path(values, "--flow"), options, ProxyArgs.path(values, "--flow-log"));
+        return new ProxyOptions.FlowChoice(ProxyArgs.path(values, "--flow"), threshold, decider,
+                count(values, "--flow-per-call", 8), count(values, "--flow-per-session", 40),
+                count(values, "--flow-questions", 300), tools(tools), shadow, epsilon, seed, values.get("--task-id"),
+                ProxyArgs.path(values, "--flow-log"));
     }
 
     /** A number from 0 to 1. */

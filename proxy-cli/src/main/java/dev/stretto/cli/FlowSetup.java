@@ -1,15 +1,16 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.FlowSettings;
 import dev.stretto.proxy.HostEnvironment;
+import dev.stretto.proxy.Oracle;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.OracleSettings;
+import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.ProxyStartException;
-import dev.stretto.proxy.flow.decide.DeciderKind;
-import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.proxy.flow.file.FlowFormatException;
-import dev.stretto.proxy.flow.model.Flow;
-import dev.stretto.proxy.flow.run.ServedFlow;
-import dev.stretto.proxy.io.IoMessages;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.flow.DeciderKind;
+import dev.stretto.proxy.flow.Flow;
+import dev.stretto.proxy.flow.FlowFiles;
+import dev.stretto.proxy.flow.FlowFormatException;
 import java.io.IOException;
 import java.util.Map;
 
@@ -23,7 +24,7 @@ import java.util.Map;
  * @param served the flow to serve
  * @param oracle the oracle its arbiter asks, or null for habit and reach
  */
-record FlowSetup(ServedFlow served, Oracle oracle) {
+record FlowSetup(FlowSettings served, Oracle oracle) {
 
     /**
      * Why the flow cannot be served.
@@ -49,30 +50,31 @@ record FlowSetup(ServedFlow served, Oracle oracle) {
                         HostEnvironment host) throws Failure {
         String source = choice.file().toString();
         Flow flow;
-        ServedFlow served;
+        FlowSettings served;
         try {
-            flow = FlowFile.read(host.resolve(choice.file(), "flow", "file"));
-            served = ServedFlow.of(flow, source, choice.options(), choice.log());
+            flow = FlowFiles.read(host.resolve(choice.file(), "flow", "file"));
+            served = choice.settings(flow, source);
         } catch (FlowFormatException | ProxyStartException e) {
             throw new Failure(e.getMessage(), false);
         } catch (IllegalArgumentException e) {
             throw new Failure(e.getMessage(), true);
         } catch (IOException e) {
-            throw new Failure("cannot read the flow " + source + ": " + IoMessages.describe(e), false);
+            throw new Failure("cannot read the flow " + source + ": " + ProxyMessages.describe(e), false);
         }
         if (served.decider() != DeciderKind.ARBITER) {
             return new FlowSetup(served, null);
         }
-        Oracle.Mode mode = oracle.mode();
+        OracleMode mode = oracle.mode();
         try {
-            OracleSettings settings = OracleEnvironment.read(env, mode);
-            if (mode == Oracle.Mode.JEV && settings.apiKey() == null) {
+            OracleSettings.Builder fromEnvironment = OracleEnvironment.read(env, mode);
+            if (mode == OracleMode.JEV && !OracleEnvironment.keyGiven(env)) {
                 throw new IllegalArgumentException("the flow " + source + " decides with its arbiter, which asks the"
                         + " System-One model: set " + OracleEnvironment.API_KEY + " or " + OracleEnvironment.API_KEY_FILE
                         + " (or serve it with --oracle replay, answering from the cache, or with --flow-decider "
-                        + (flow.reach() != null ? "reach" : "habit") + ")");
+                        + (flow.hasReach() ? "reach" : "habit") + ")");
             }
-            return new FlowSetup(served, SessionOracle.open(oracle, settings, host));
+            OracleSettings settings = SessionOracle.settings(fromEnvironment, oracle, host);
+            return new FlowSetup(served, SessionOracle.open(settings));
         } catch (IllegalArgumentException e) {
             throw new Failure(e.getMessage(), true);
         }

@@ -1,7 +1,6 @@
 package dev.stretto.cli;
 
-import dev.stretto.proxy.judge.JudgeSettings;
-import dev.stretto.proxy.judge.SecondQuestion;
+import dev.stretto.proxy.JudgeSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +34,7 @@ final class JudgeArgs {
      * @param flags  the switches given
      * @throws IllegalArgumentException with the usage error
      */
-    static ProxyOptions.Judge parse(Map<String, String> values, Set<String> flags) {
+    static JudgeSettings parse(Map<String, String> values, Set<String> flags) {
         if (!values.containsKey(JUDGE)) {
             for (String option : WITH_VALUE) {
                 if (values.containsKey(option)) {
@@ -61,9 +60,9 @@ final class JudgeArgs {
         String second = values.get("--confirm-second");
         boolean shadow = flags.contains(SHADOW);
         if (second != null) {
-            SecondQuestion question = switch (second) {
-                case "proposed" -> SecondQuestion.PROPOSED;
-                case "described" -> SecondQuestion.DESCRIBED;
+            JudgeSettings.Second question = switch (second) {
+                case "proposed" -> JudgeSettings.Second.PROPOSED;
+                case "described" -> JudgeSettings.Second.DESCRIBED;
                 default -> throw new IllegalArgumentException("--confirm-second takes proposed or described, not '"
                         + second + "'");
             };
@@ -76,7 +75,7 @@ final class JudgeArgs {
         if (questions != null) {
             settings = settings.withQuestions(count(questions));
         }
-        return new ProxyOptions.Judge(settings, ProxyArgs.path(values, "--confirm-log"));
+        return settings.withLog(ProxyArgs.path(values, "--confirm-log"));
     }
 
     private static IllegalArgumentException withoutTheJudge(String option) {

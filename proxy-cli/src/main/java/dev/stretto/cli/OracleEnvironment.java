@@ -1,16 +1,9 @@
 package dev.stretto.cli;
 
-import dev.stretto.proxy.io.IoMessages;
-import dev.stretto.proxy.oracle.ApiKey;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleSettings;
-import java.io.IOException;
-import java.net.URI;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.stretto.proxy.ApiKey;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.OracleSettings;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -42,44 +35,38 @@ public final class OracleEnvironment {
     }
 
     /**
-     * The settings in {@code env}.
+     * Settings of an oracle of {@code mode} with what {@code env} gives, the answer cache still
+     * to be set: the key is read only for {@link OracleMode#JEV}, the one mode that uses it, so a
+     * broken key file does not stop a replayed or mocked run.
      *
      * @throws IllegalArgumentException with a message naming the variable when a value cannot
      *                                  be used: a key file that cannot be read or is empty, a bad
      *                                  URL; the message never shows the key
      */
-    public static OracleSettings read(Map<String, String> env) {
-        ApiKey key = key(env);
-        URI baseUrl = URI.create(OracleSettings.DEFAULT_BASE_URL);
+    public static OracleSettings.Builder read(Map<String, String> env, OracleMode mode) {
+        OracleSettings.Builder b = OracleSettings.builder(mode).apiKey(mode == OracleMode.JEV ? key(env) : null);
         String base = value(env, BASE_URL);
-        String model = value(env, MODEL);
-        String certFile = value(env, CERT_FILE);
-        try {
-            if (base != null) {
-                baseUrl = OracleSettings.parseBaseUrl(base);
+        if (base != null) {
+            try {
+                b.baseUrl(base);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(BASE_URL + ": " + e.getMessage(), e);
             }
-            return new OracleSettings(key, baseUrl, model == null ? OracleSettings.DEFAULT_MODEL : model.strip(),
-                    certFile == null ? null : Path.of(certFile));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(BASE_URL + ": " + e.getMessage(), e);
         }
+        String model = value(env, MODEL);
+        if (model != null) {
+            b.model(model);
+        }
+        String certFile = value(env, CERT_FILE);
+        return b.extraRoots(certFile == null ? null : Path.of(certFile));
     }
 
     /**
-     * The settings in {@code env} for an oracle of {@code mode}: the key is read only for
-     * {@link Oracle.Mode#JEV}, the one mode that uses it, so a broken key file does not stop a
-     * replayed or mocked run.
-     *
-     * @throws IllegalArgumentException as {@link #read(Map)}
+     * Whether {@code env} gives a key ({@link #API_KEY} or {@link #API_KEY_FILE}); once {@link
+     * #read} has read it for {@link OracleMode#JEV}, whether the oracle has one.
      */
-    public static OracleSettings read(Map<String, String> env, Oracle.Mode mode) {
-        if (mode == Oracle.Mode.JEV) {
-            return read(env);
-        }
-        Map<String, String> withoutKey = new HashMap<>(env);
-        withoutKey.remove(API_KEY);
-        withoutKey.remove(API_KEY_FILE);
-        return read(withoutKey);
+    public static boolean keyGiven(Map<String, String> env) {
+        return value(env, API_KEY) != null || value(env, API_KEY_FILE) != null;
     }
 
     private static ApiKey key(Map<String, String> env) {
@@ -95,27 +82,10 @@ public final class OracleEnvironment {
         if (file == null) {
             return null;
         }
-        Path path = Path.of(file);
-        String where = API_KEY_FILE + " names " + path;
-        if (Files.isDirectory(path)) {
-            throw new IllegalArgumentException(where + ", which is a directory");
-        }
-        String content;
         try {
-            content = Files.readString(path, StandardCharsets.UTF_8);
-        } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException(where + ", which is not UTF-8 text");
-        } catch (IOException e) {
-            throw new IllegalArgumentException(where + ", which cannot be read: " + IoMessages.describe(e));
-        }
-        if (content.isBlank()) {
-            throw new IllegalArgumentException(where + ", which is empty");
-        }
-        try {
-            return ApiKey.of(content);
-        } catch (IllegalArgumentException e) {
-            // Never the content: the file may hold the key followed by something else.
-            throw new IllegalArgumentException(where + ", whose content is not one key: " + e.getMessage());
+            return ApiKey.read(Path.of(file));
+        } catch (ApiKey.UnusableFile e) {
+            throw new IllegalArgumentException(API_KEY_FILE + " names " + e.file() + ", " + e.problem());
         }
     }
 

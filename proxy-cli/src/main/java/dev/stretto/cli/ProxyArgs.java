@@ -1,10 +1,11 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.ActiveSettings;
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.JudgeSettings;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.Redaction;
 import dev.stretto.proxy.UpstreamSpec;
-import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.redact.CommandRedactor;
 import java.net.URI;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -248,7 +249,7 @@ final class ProxyArgs {
             }
         }
         ProxyOptions.FlowChoice flow;
-        ProxyOptions.Judge judge;
+        JudgeSettings judge;
         ProxyOptions.OracleChoice oracle;
         try {
             flow = FlowArgs.parse(values, flags.contains(FlowArgs.SHADOW), flowTools);
@@ -262,9 +263,9 @@ final class ProxyArgs {
                 || judge != null) {
             String domain = values.get("--domain");
             if (flags.contains("--guards") && domain == null) {
-                return new Invalid("--guards needs --domain (" + Guards.domainNames() + ")");
+                return new Invalid("--guards needs --domain (" + ActiveSettings.guardedDomainNames() + ")");
             }
-            if (flags.contains("--guards") && Guards.forDomain(domain).isEmpty()) {
+            if (flags.contains("--guards") && !ActiveSettings.guardedDomains().contains(domain)) {
                 return new Invalid("no guards for " + domain);
             }
             Path context = null;
@@ -307,7 +308,7 @@ final class ProxyArgs {
             return null;
         }
         String mode = values.getOrDefault("--oracle", "jev");
-        Oracle.Mode named = Oracle.Mode.named(mode).orElseThrow(() ->
+        OracleMode named = OracleMode.named(mode).orElseThrow(() ->
                 new IllegalArgumentException("--oracle takes jev, replay or mock, not '" + mode + "'"));
         return new ProxyOptions.OracleChoice(named, path(values, "--oracle-cache"));
     }
@@ -369,7 +370,7 @@ final class ProxyArgs {
             HeaderSpec.checkName(name);
         } catch (IllegalArgumentException e) {
             // HeaderSpec's message repeats the name, which here may be the token itself.
-            throw new IllegalArgumentException(ref.shown() + ": " + (CommandRedactor.looksLikeToken(name)
+            throw new IllegalArgumentException(ref.shown() + ": " + (Redaction.looksLikeToken(name)
                     ? "not a valid HTTP header name" : e.getMessage()));
         }
         return ref;

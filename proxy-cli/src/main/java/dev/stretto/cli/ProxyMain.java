@@ -1,6 +1,10 @@
 package dev.stretto.cli;
 
+import dev.stretto.proxy.ActiveSettings;
 import dev.stretto.proxy.HostEnvironment;
+import dev.stretto.proxy.Oracle;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.OracleSettings;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyMessages;
@@ -8,13 +12,8 @@ import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.SessionResult;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.StderrMessages;
-import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.Subreaper;
-import dev.stretto.proxy.active.ActiveMode;
-import dev.stretto.proxy.active.ConfirmJudge;
-import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.UpstreamSpec;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -386,15 +385,13 @@ public final class ProxyMain {
             }
         }
         Oracle sessionOracle = flow == null ? null : flow.oracle();
-        ConfirmJudge judge = null;
         if (a != null && a.judge() != null) {
             try {
-                OracleSettings settings = OracleEnvironment.read(env, a.oracle().mode());
-                judge = new ConfirmJudge(a.judge().settings().withModel(settings.model()), a.judge().log());
+                OracleSettings.Builder fromEnvironment = OracleEnvironment.read(env, a.oracle().mode());
                 if (sessionOracle == null) {
-                    sessionOracle = SessionOracle.open(a.oracle(), settings, host);
+                    sessionOracle = SessionOracle.open(SessionOracle.settings(fromEnvironment, a.oracle(), host));
                 }
-                if (a.oracle().mode() == Oracle.Mode.JEV && settings.apiKey() == null) {
+                if (a.oracle().mode() == OracleMode.JEV && !OracleEnvironment.keyGiven(env)) {
                     messages.message(ProxyMessages.Level.WARN, "no TypeSafe API key is set (" + OracleEnvironment.API_KEY
                             + " or " + OracleEnvironment.API_KEY_FILE + "): the confirmation judge cannot ask System-One"
                             + " and refuses nothing; set one, or answer from the cache with --oracle replay");
@@ -407,7 +404,7 @@ public final class ProxyMain {
             }
         }
         if (a != null) {
-            config.active(activeMode(options, flow, sessionOracle, judge));
+            config.active(activeSettings(options, flow, sessionOracle));
         }
         try (Oracle oracle = sessionOracle) {
             SessionResult result = Proxy.run(config.build(), in, out);
@@ -442,19 +439,27 @@ public final class ProxyMain {
     }
 
     /**
-     * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards),
-     * serving {@code flow} and judging with {@code judge} when they are given, both asking
-     * {@code oracle}.
+     * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards,
+     * and that the judge has the guards and the conversation), serving {@code flow} when it is
+     * given, both it and the judge asking {@code oracle}.
      */
-    private static ActiveMode activeMode(ProxyOptions options, FlowSetup flow, Oracle oracle, ConfirmJudge judge) {
+    private static ActiveSettings activeSettings(ProxyOptions options, FlowSetup flow, Oracle oracle) {
         ProxyOptions.Active a = options.active();
-        ActiveMode.Builder mode = ActiveMode.builder().commit(a.commit()).context(a.context()).oracle(oracle)
-                .judge(judge);
+        ActiveSettings.Builder mode = ActiveSettings.builder().commit(a.commit());
+        if (a.guards()) {
+            mode.guards(options.domain());
+        }
+        if (a.context() != null) {
+            mode.context(a.context());
+        }
         if (flow != null) {
             mode.flow(flow.served());
         }
-        if (a.guards()) {
-            mode.guards(Guards.forDomain(options.domain()).orElseThrow());
+        if (a.judge() != null) {
+            mode.judge(a.judge());
+        }
+        if (oracle != null) {
+            mode.oracle(oracle);
         }
         return mode.build();
     }

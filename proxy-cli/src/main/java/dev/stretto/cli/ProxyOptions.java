@@ -1,9 +1,13 @@
 package dev.stretto.cli;
 
-import dev.stretto.proxy.flow.run.FlowOptions;
-import dev.stretto.proxy.judge.JudgeSettings;
-import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.FlowSettings;
+import dev.stretto.proxy.JudgeSettings;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.flow.DeciderKind;
+import dev.stretto.proxy.flow.Flow;
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * The options of one {@code stretto-proxy} run, as parsed.
@@ -38,7 +42,8 @@ record ProxyOptions(Path record, boolean recordSync, String domain, String agent
      * @param judge   {@code --confirm-judge} and its options, or null
      * @param oracle  {@code --oracle} and {@code --oracle-cache}, given a flow or the judge; else null
      */
-    record Active(boolean guards, boolean commit, Path context, FlowChoice flow, Judge judge, OracleChoice oracle) {
+    record Active(boolean guards, boolean commit, Path context, FlowChoice flow, JudgeSettings judge,
+                  OracleChoice oracle) {
 
         /** Active mode without a flow or a judge. */
         Active(boolean guards, boolean commit, Path context) {
@@ -50,22 +55,42 @@ record ProxyOptions(Path record, boolean recordSync, String domain, String agent
      * The flow to serve and how ({@code --flow FILE} and the {@code --flow-*} and
      * {@code --task-id} options), as given: the file is read when the session starts.
      *
-     * @param file    {@code --flow FILE}
-     * @param options how it is served; the decider null when {@code --flow-decider} is not given
-     * @param log     {@code --flow-log FILE}, or null for the default
+     * @param file       {@code --flow FILE}
+     * @param threshold  {@code --flow-threshold}
+     * @param decider    {@code --flow-decider}, or null for the flow's own
+     * @param perCall    {@code --flow-per-call}
+     * @param perSession {@code --flow-per-session}
+     * @param questions  {@code --flow-questions}
+     * @param tools      {@code --flow-tools}, or null for every read tool
+     * @param shadow     {@code --flow-shadow}
+     * @param epsilon    {@code --flow-explore}, or null for no exploration
+     * @param seed       {@code --flow-explore-seed}
+     * @param taskId     {@code --task-id}, or null
+     * @param log        {@code --flow-log FILE}, or null for the default
      */
-    record FlowChoice(Path file, FlowOptions options, Path log) {
-    }
+    record FlowChoice(Path file, double threshold, DeciderKind decider, int perCall, int perSession, int questions,
+                      Set<String> tools, boolean shadow, Double epsilon, long seed, String taskId, Path log) {
 
-    /**
-     * The confirmation judge's options.
-     *
-     * @param settings {@code --confirm-judge}, {@code --confirm-threshold}, {@code --confirm-second},
-     *                 {@code --confirm-second-shadow} and {@code --confirm-questions}, with the
-     *                 default model (the environment may name another)
-     * @param log      {@code --confirm-log FILE}, or null for the default
-     */
-    record Judge(JudgeSettings settings, Path log) {
+        /** Copies the tools. */
+        FlowChoice {
+            tools = tools == null ? null : Set.copyOf(tools);
+        }
+
+        /**
+         * The flow, read, served as these options ask.
+         *
+         * @param source how messages name it
+         * @throws ProxyStartException when it cannot be served with the decider asked for
+         */
+        FlowSettings settings(Flow flow, String source) throws ProxyStartException {
+            FlowSettings.Builder b = FlowSettings.builder(flow, source).threshold(threshold).decider(decider)
+                    .perCall(perCall).perSession(perSession).questions(questions).tools(tools).shadow(shadow)
+                    .taskId(taskId).log(log);
+            if (epsilon != null) {
+                b.explore(epsilon, seed);
+            }
+            return b.build();
+        }
     }
 
     /**
@@ -74,9 +99,9 @@ record ProxyOptions(Path record, boolean recordSync, String domain, String agent
      * @param mode  {@code --oracle} (default {@code jev})
      * @param cache {@code --oracle-cache DIR}, or null for {@code ~/.stretto/oracle-cache}
      */
-    record OracleChoice(Oracle.Mode mode, Path cache) {
+    record OracleChoice(OracleMode mode, Path cache) {
 
         /** The default: {@code jev}, with the default cache. */
-        static final OracleChoice DEFAULT = new OracleChoice(Oracle.Mode.JEV, null);
+        static final OracleChoice DEFAULT = new OracleChoice(OracleMode.JEV, null);
     }
 }

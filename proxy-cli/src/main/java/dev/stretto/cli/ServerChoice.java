@@ -1,8 +1,8 @@
 package dev.stretto.cli;
 
-import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.HeaderSpec;
-import dev.stretto.proxy.redact.CommandRedactor;
+import dev.stretto.proxy.Redaction;
+import dev.stretto.proxy.UpstreamSpec;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,12 +92,12 @@ sealed interface ServerChoice {
          * the name belongs ({@code Authorization=ghp_...}), and stderr must not show it.
          */
         boolean variableShown() {
-            return CONVENTIONAL.matcher(variable).matches() && !CommandRedactor.looksLikeToken(variable);
+            return CONVENTIONAL.matcher(variable).matches() && !Redaction.looksLikeToken(variable);
         }
 
         /** The option as messages show it: {@code --upstream-header NAME=VAR}, or {@code NAME=...}. */
         String shown() {
-            return "--upstream-header " + (CommandRedactor.looksLikeToken(name) ? "..." : name) + "="
+            return "--upstream-header " + (Redaction.looksLikeToken(name) ? "..." : name) + "="
                     + (variableShown() ? variable : "...");
         }
     }

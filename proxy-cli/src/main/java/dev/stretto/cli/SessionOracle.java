@@ -1,9 +1,8 @@
 package dev.stretto.cli;
 
 import dev.stretto.proxy.HostEnvironment;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.Oracle;
+import dev.stretto.proxy.OracleSettings;
 import java.nio.file.Path;
 
 /**
@@ -17,13 +16,24 @@ final class SessionOracle {
     }
 
     /**
-     * Opens the oracle; the caller closes it once the session has ended.
+     * The oracle's settings: those the environment gave ({@link OracleEnvironment#read}) over
+     * the cache of {@code choice}.
      *
      * @throws IllegalArgumentException with the usage error: a cache directory that cannot be
-     *                                  named, extra roots that cannot be loaded
+     *                                  named
      */
-    static Oracle open(ProxyOptions.OracleChoice choice, OracleSettings settings, HostEnvironment host) {
-        return Oracle.of(choice.mode(), new OracleCache(cacheDirectory(choice.cache(), host)), settings);
+    static OracleSettings settings(OracleSettings.Builder fromEnvironment, ProxyOptions.OracleChoice choice,
+                                   HostEnvironment host) {
+        return fromEnvironment.cache(cacheDirectory(choice.cache(), host)).build();
+    }
+
+    /**
+     * Opens the oracle; the caller closes it once the session has ended.
+     *
+     * @throws IllegalArgumentException with the usage error: extra roots that cannot be loaded
+     */
+    static Oracle open(OracleSettings settings) {
+        return settings.open();
     }
 
     /** {@code --oracle-cache DIR} ({@code ~} expanded), else {@code ~/.stretto/oracle-cache}. */
@@ -35,6 +45,6 @@ final class SessionOracle {
             throw new IllegalArgumentException("the oracle cache is ~/.stretto/oracle-cache by default, but the home"
                     + " directory is not known (HOME is not set): give --oracle-cache DIR");
         }
-        return OracleCache.defaultDirectory(host.home());
+        return OracleSettings.defaultCache(host.home());
     }
 }

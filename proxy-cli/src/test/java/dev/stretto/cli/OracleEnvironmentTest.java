@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.stretto.proxy.oracle.ApiKey;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.ApiKey;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.OracleSettings;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,35 +22,55 @@ class OracleEnvironmentTest {
     @TempDir
     Path dir;
 
+    private static OracleSettings read(Map<String, String> env) {
+        return read(env, OracleMode.JEV);
+    }
+
+    private static OracleSettings read(Map<String, String> env, OracleMode mode) {
+        return OracleEnvironment.read(env, mode).cache(Path.of("cache")).build();
+    }
+
     private static String error(Map<String, String> env) {
-        return assertThrows(IllegalArgumentException.class, () -> OracleEnvironment.read(env)).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> read(env)).getMessage();
+    }
+
+    private static void assertDefaults(OracleSettings s) {
+        assertNull(s.apiKey());
+        assertEquals(URI.create(OracleSettings.DEFAULT_BASE_URL), s.baseUrl());
+        assertEquals(OracleSettings.DEFAULT_MODEL, s.model());
+        assertNull(s.extraRootsFile());
     }
 
     @Test
     void anEmptyEnvironmentGivesTheDefaultsWithoutAKey() {
-        assertEquals(OracleSettings.defaults(), OracleEnvironment.read(Map.of()));
-        assertEquals(OracleSettings.defaults(), OracleEnvironment.read(Map.of("TYPESAFE_API_KEY", "",
-                "TYPESAFE_BASE_URL", " ", "TYPESAFE_DEFAULT_MODEL", "", "SSL_CERT_FILE", "")));
+        assertDefaults(read(Map.of()));
+        assertDefaults(read(Map.of("TYPESAFE_API_KEY", "", "TYPESAFE_BASE_URL", " ", "TYPESAFE_DEFAULT_MODEL", "",
+                "SSL_CERT_FILE", "")));
+        assertFalse(OracleEnvironment.keyGiven(Map.of("TYPESAFE_API_KEY", " ")));
     }
 
     @Test
     void everyVariableIsRead() {
-        OracleSettings s = OracleEnvironment.read(Map.of("TYPESAFE_API_KEY", SECRET, "TYPESAFE_BASE_URL",
+        OracleSettings s = read(Map.of("TYPESAFE_API_KEY", SECRET, "TYPESAFE_BASE_URL",
                 "http://127.0.0.1:8080/", "TYPESAFE_DEFAULT_MODEL", "jev-1.14.0", "SSL_CERT_FILE", "/etc/ssl/corp.pem"));
-        assertEquals(new OracleSettings(ApiKey.of(SECRET), URI.create("http://127.0.0.1:8080"), "jev-1.14.0",
-                Path.of("/etc/ssl/corp.pem")), s);
-        assertEquals(URI.create("http://127.0.0.1:8080/v1/systemone"), s.endpoint());
+        assertEquals(ApiKey.of(SECRET), s.apiKey());
+        assertEquals(URI.create("http://127.0.0.1:8080"), s.baseUrl());
+        assertEquals("jev-1.14.0", s.model());
+        assertEquals(Path.of("/etc/ssl/corp.pem"), s.extraRootsFile());
+        assertEquals(OracleMode.JEV, s.mode());
+        assertEquals(Path.of("cache"), s.cache());
+        assertFalse(s.toString().contains(SECRET), s.toString());
     }
 
     @Test
     void theKeyFileIsReadWithoutItsLastNewline() throws Exception {
         Path file = Files.writeString(dir.resolve("key"), SECRET + "\n");
-        assertEquals(ApiKey.of(SECRET), OracleEnvironment.read(Map.of("TYPESAFE_API_KEY_FILE", file.toString())).apiKey());
+        assertEquals(ApiKey.of(SECRET), read(Map.of("TYPESAFE_API_KEY_FILE", file.toString())).apiKey());
     }
 
     @Test
     void theKeyVariableWinsOverTheKeyFile() {
-        OracleSettings s = OracleEnvironment.read(Map.of("TYPESAFE_API_KEY", SECRET,
+        OracleSettings s = read(Map.of("TYPESAFE_API_KEY", SECRET,
                 "TYPESAFE_API_KEY_FILE", dir.resolve("missing").toString()));
         assertEquals(ApiKey.of(SECRET), s.apiKey());
     }
@@ -92,19 +112,18 @@ class OracleEnvironmentTest {
 
     @Test
     void withoutAKeyTheSettingsHaveNone() {
-        assertNull(OracleEnvironment.read(Map.of("TYPESAFE_DEFAULT_MODEL", "m")).apiKey());
+        assertNull(read(Map.of("TYPESAFE_DEFAULT_MODEL", "m")).apiKey());
     }
 
     @Test
     void onlyTheJevModeReadsTheKeySoABrokenKeyFileStopsNothingElse(@TempDir Path tmp) {
         Map<String, String> env = Map.of("TYPESAFE_API_KEY_FILE", tmp.resolve("missing").toString(),
                 "TYPESAFE_DEFAULT_MODEL", "jev-2");
-        OracleSettings replay = OracleEnvironment.read(env, Oracle.Mode.REPLAY);
+        OracleSettings replay = read(env, OracleMode.REPLAY);
         assertNull(replay.apiKey());
         assertEquals("jev-2", replay.model());
-        assertNull(OracleEnvironment.read(Map.of("TYPESAFE_API_KEY", SECRET), Oracle.Mode.MOCK).apiKey());
-        assertEquals(ApiKey.of(SECRET), OracleEnvironment.read(Map.of("TYPESAFE_API_KEY", SECRET), Oracle.Mode.JEV)
-                .apiKey());
-        assertThrows(IllegalArgumentException.class, () -> OracleEnvironment.read(env, Oracle.Mode.JEV));
+        assertNull(read(Map.of("TYPESAFE_API_KEY", SECRET), OracleMode.MOCK).apiKey());
+        assertEquals(ApiKey.of(SECRET), read(Map.of("TYPESAFE_API_KEY", SECRET), OracleMode.JEV).apiKey());
+        assertThrows(IllegalArgumentException.class, () -> read(env, OracleMode.JEV));
     }
 }

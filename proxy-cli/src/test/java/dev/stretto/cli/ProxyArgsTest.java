@@ -8,12 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.HeaderSpec;
-import dev.stretto.proxy.flow.decide.DeciderKind;
-import dev.stretto.proxy.flow.decide.Exploration;
-import dev.stretto.proxy.flow.run.FlowOptions;
-import dev.stretto.proxy.judge.JudgeSettings;
-import dev.stretto.proxy.judge.SecondQuestion;
-import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.JudgeSettings;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.flow.DeciderKind;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -258,16 +255,17 @@ class ProxyArgsTest {
 
     @Test
     void theConfirmationJudgeTakesItsModeAndOptionsWithTheReferencesDefaults() {
-        ProxyOptions.Judge j = ok(judged("--confirm-judge", "log")).active().judge();
-        assertEquals(new ProxyOptions.Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), null), j);
-        assertEquals(0.5, j.settings().threshold());
-        assertEquals(100, j.settings().questions());
+        JudgeSettings j = ok(judged("--confirm-judge", "log")).active().judge();
+        assertEquals(JudgeSettings.of(JudgeSettings.Mode.LOG), j);
+        assertEquals(0.5, j.threshold());
+        assertEquals(100, j.questions());
+        assertEquals(null, j.log());
         j = ok(judged("--confirm-judge=enforce", "--confirm-threshold", "0.7", "--confirm-second", "proposed",
                 "--confirm-second-shadow", "--confirm-questions", "12", "--confirm-log", "~/judged.jsonl")).active().judge();
-        assertEquals(new ProxyOptions.Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withThreshold(0.7)
-                .withSecond(SecondQuestion.PROPOSED, true).withQuestions(12), Path.of("~/judged.jsonl")), j);
-        assertEquals(SecondQuestion.DESCRIBED,
-                ok(judged("--confirm-judge", "log", "--confirm-second", "described")).active().judge().settings().second());
+        assertEquals(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withThreshold(0.7)
+                .withSecond(JudgeSettings.Second.PROPOSED, true).withQuestions(12).withLog(Path.of("~/judged.jsonl")), j);
+        assertEquals(JudgeSettings.Second.DESCRIBED,
+                ok(judged("--confirm-judge", "log", "--confirm-second", "described")).active().judge().second());
         assertEquals(null, ok(judged()).active().judge(), "no judge unless asked for");
     }
 
@@ -312,10 +310,10 @@ class ProxyArgsTest {
     void theJudgeAndAFlowShareTheOracleOptions() {
         ProxyOptions.Active a = ok(judged("--confirm-judge", "log", "--oracle", "replay", "--oracle-cache", "~/c"))
                 .active();
-        assertEquals(new ProxyOptions.OracleChoice(Oracle.Mode.REPLAY, Path.of("~/c")), a.oracle());
+        assertEquals(new ProxyOptions.OracleChoice(OracleMode.REPLAY, Path.of("~/c")), a.oracle());
         assertEquals(ProxyOptions.OracleChoice.DEFAULT, ok(judged("--confirm-judge", "log")).active().oracle());
         a = ok(judged("--confirm-judge", "enforce", "--flow", "f", "--oracle", "mock")).active();
-        assertEquals(new ProxyOptions.OracleChoice(Oracle.Mode.MOCK, null), a.oracle());
+        assertEquals(new ProxyOptions.OracleChoice(OracleMode.MOCK, null), a.oracle());
         assertEquals(Path.of("f"), a.flow().file());
         assertEquals("--oracle takes jev, replay or mock, not 'gpt'", error(judged("--confirm-judge", "log", "--oracle",
                 "gpt")));
@@ -325,9 +323,8 @@ class ProxyArgsTest {
     void aFlowTurnsActiveModeOnWithTheDefaultsOfTheReference() {
         ProxyOptions o = ok("--flow", "shop.flow.json", "--", "srv");
         ProxyOptions.FlowChoice f = o.active().flow();
-        assertEquals(Path.of("shop.flow.json"), f.file());
-        assertEquals(FlowOptions.DEFAULTS, f.options());
-        assertEquals(null, f.log());
+        assertEquals(new ProxyOptions.FlowChoice(Path.of("shop.flow.json"), 0.3, null, 8, 40, 300, null, false, null, 0,
+                null, null), f);
         assertEquals(new ProxyOptions.Active(false, false, null, f, null, ProxyOptions.OracleChoice.DEFAULT), o.active());
     }
 
@@ -339,12 +336,11 @@ class ProxyArgsTest {
                 "--flow-explore", "0.1", "--flow-explore-seed", "18446744073709551615", "--flow-log", "~/f.jsonl",
                 "--task-id", "task-7", "--oracle", "mock", "--oracle-cache", "~/cache", "--", "srv").active();
         ProxyOptions.FlowChoice f = a.flow();
-        assertEquals(new FlowOptions(0.5, DeciderKind.HABIT, 3, 9, 0, Set.of("get_user_details", "get_order_details",
-                "find_user_id_by_email"), true, new Exploration(0.1, -1L), "task-7"), f.options());
-        assertEquals(new ProxyOptions.FlowChoice(Path.of("~/shop.flow.json"), f.options(), Path.of("~/f.jsonl")), f);
-        assertEquals(new ProxyOptions.OracleChoice(Oracle.Mode.MOCK, Path.of("~/cache")), a.oracle());
-        assertEquals(0L, ok("--flow", "f", "--flow-explore", "1", "--", "srv").active().flow().options().exploration()
-                .seed());
+        assertEquals(new ProxyOptions.FlowChoice(Path.of("~/shop.flow.json"), 0.5, DeciderKind.HABIT, 3, 9, 0,
+                Set.of("get_user_details", "get_order_details", "find_user_id_by_email"), true, 0.1, -1L, "task-7",
+                Path.of("~/f.jsonl")), f);
+        assertEquals(new ProxyOptions.OracleChoice(OracleMode.MOCK, Path.of("~/cache")), a.oracle());
+        assertEquals(0L, ok("--flow", "f", "--flow-explore", "1", "--", "srv").active().flow().seed());
     }
 
     @Test

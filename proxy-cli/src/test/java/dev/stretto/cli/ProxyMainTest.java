@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.Subreaper;
-import dev.stretto.proxy.oracle.Answer;
-import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.Response;
-import dev.stretto.proxy.oracle.TokenUsage;
 import dev.stretto.trace.testing.Fixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -272,18 +268,18 @@ class ProxyMainTest {
 
     @Test
     void retainDaysPrunesTheOracleCacheOfAFlowsArbiter(@TempDir Path tmp) throws Exception {
-        OracleCache cache = new OracleCache(tmp.resolve("cache"));
-        Response answer = Response.of("m", Map.of("q", new Answer.Noul(0.5)), TokenUsage.NONE);
+        Path cache = tmp.resolve("cache");
+        String answer = CachedAnswers.response().noul("q", 0.5).json("m");
         String old = "a".repeat(64);
         String fresh = "b".repeat(64);
-        cache.put(old, answer);
-        cache.put(fresh, answer);
-        Files.setLastModifiedTime(cache.fileOf(old), FileTime.from(Instant.now().minus(Duration.ofDays(3))));
+        CachedAnswers.put(cache, old, answer);
+        CachedAnswers.put(cache, fresh, answer);
+        Files.setLastModifiedTime(CachedAnswers.fileOf(cache, old), FileTime.from(Instant.now().minus(Duration.ofDays(3))));
         String arbiter = Fixtures.file("retail-5-sessions-shipped-arbiter.flow.json").toString();
         assertEquals(0, run(new byte[0], Map.of("PATH", "/usr/bin:/bin"), "--record", tmp.resolve("logs").toString(),
-                "--retain-days", "2", "--flow", arbiter, "--oracle", "replay", "--oracle-cache", cache.directory()
-                        .toString(), "--", "true"));
-        assertTrue(Files.notExists(cache.fileOf(old)), "an answer written three days ago is gone");
-        assertTrue(Files.exists(cache.fileOf(fresh)));
+                "--retain-days", "2", "--flow", arbiter, "--oracle", "replay", "--oracle-cache", cache.toString(),
+                "--", "true"));
+        assertTrue(Files.notExists(CachedAnswers.fileOf(cache, old)), "an answer written three days ago is gone");
+        assertTrue(Files.exists(CachedAnswers.fileOf(cache, fresh)));
     }
 }

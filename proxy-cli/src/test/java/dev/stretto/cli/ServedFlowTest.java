@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.proxy.flow.wire.FlowLogFile;
-import dev.stretto.proxy.oracle.Answer;
-import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.Response;
-import dev.stretto.proxy.oracle.TokenUsage;
+import dev.stretto.proxy.flow.FlowLog;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
@@ -72,7 +68,7 @@ class ServedFlowTest {
 
     /** The flow log next to the recorded session log. */
     private List<String> flowLog() throws Exception {
-        return Files.readAllLines(FlowLogFile.besideSessionLog(SessionLog.logFiles(logs()).getFirst()),
+        return Files.readAllLines(FlowLog.besideSessionLog(SessionLog.logFiles(logs()).getFirst()),
                 StandardCharsets.UTF_8);
     }
 
@@ -282,28 +278,28 @@ class ServedFlowTest {
     }
 
     /** The arbiter's answers to a decision at a site offering {@code lookups}: the first lookup likely, 0.5 for the rest. */
-    private static Response answers(boolean complete, String... lookups) {
-        Map<String, Answer> a = new LinkedHashMap<>();
+    private static String answers(boolean complete, String... lookups) {
+        CachedAnswers a = CachedAnswers.response();
         Map<String, Double> next = new LinkedHashMap<>();
         for (int i = 0; i < lookups.length; i++) {
             next.put(lookups[i], i == 0 ? 0.8 : 0.1 / (lookups.length - 1));
         }
         next.put("respond", lookups.length == 1 ? 0.2 : 0.1);
-        a.put("next", new Answer.Choice(lookups[0], next, 0.8));
+        a.choice("next", lookups[0], next, 0.8);
         if (complete) {
-            a.put("go_on", new Answer.Noul(0.9));
+            a.noul("go_on", 0.9);
         }
         if (lookups.length > 1) {
             Map<String, Double> tool = new LinkedHashMap<>();
             for (int i = 0; i < lookups.length; i++) {
                 tool.put(lookups[i], i == 0 ? 0.9 : 0.1 / (lookups.length - 1));
             }
-            a.put("tool", new Answer.Choice(lookups[0], tool, 0.9));
+            a.choice("tool", lookups[0], tool, 0.9);
         }
         for (String predicate : List.of("list_pending", "needs_options", "must_ask")) {
-            a.put("pred_" + predicate, new Answer.Noul(0.5));
+            a.noul("pred_" + predicate, 0.5);
         }
-        return Response.of("jev-test", a, TokenUsage.NONE);
+        return a.json("jev-test");
     }
 
     /** The decision line logged after call {@code after}. */
@@ -337,9 +333,8 @@ class ServedFlowTest {
                 "a site without lookups asks nothing");
         deleteTree(logs());
 
-        OracleCache cache = new OracleCache(cacheDir);
-        cache.put(keys.get(4), answers(true, "get_user_details"));
-        cache.put(keys.get(5), answers(false, "get_order_details"));
+        CachedAnswers.put(cacheDir, keys.get(4), answers(true, "get_user_details"));
+        CachedAnswers.put(cacheDir, keys.get(5), answers(false, "get_order_details"));
         ProxyReplay.Result cached = replay(RETAIL, shadow);
         assertEquals(0, cached.status(), cached.stderr());
         JsonNode four = decisionAfter(flowLog(), 4);
@@ -399,7 +394,7 @@ class ServedFlowTest {
                 + "\"sites\":[[\"decide#0\",3,0.0],[\"outcome#0\",true,-0.13353139262452263]],"
                 + "\"surprise\":0.13353139262452263}}", lines.get(1), "the capped decision is not logged");
         assertEquals(4, lines.size());
-        assertFalse(Files.exists(FlowLogFile.besideSessionLog(SessionLog.logFiles(logs()).getFirst())),
+        assertFalse(Files.exists(FlowLog.besideSessionLog(SessionLog.logFiles(logs()).getFirst())),
                 "nothing next to the session log");
     }
 }

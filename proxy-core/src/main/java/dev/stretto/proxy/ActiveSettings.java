@@ -1,5 +1,6 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.guard.Guards;
 import java.nio.file.Path;
 import java.util.List;
@@ -7,11 +8,13 @@ import java.util.Objects;
 
 /**
  * Active mode for a session, as a program configures it ({@link ProxyConfig.Builder#active}):
- * the same switches as {@code stretto-proxy --guards --commit --context FILE}. With any of them
- * the session runs its lines through the active-mode actor, which checks the agent's calls
- * against a domain's policy guards, adds the {@code stretto_commit} tool and reads the
- * conversation from a file; every line it does not act on is still forwarded byte for byte.
- * Without settings (the default) a session is passive: it forwards and records, and parses nothing.
+ * the same switches as {@code stretto-proxy --guards --commit --context FILE --flow FILE
+ * --confirm-judge MODE}. With any of them the session runs its lines through the active-mode
+ * actor, which checks the agent's calls against a domain's policy guards, adds the {@code
+ * stretto_commit} tool, reads the conversation from a file, serves a learned flow behind the
+ * agent's calls and asks a model whether the customer agreed to each write; every line it does
+ * not act on is still forwarded byte for byte. Without settings (the default) a session is
+ * passive: it forwards and records, and parses nothing.
  *
  * <pre>{@code
  * ProxyConfig config = ProxyConfig.builder(server)
@@ -20,22 +23,25 @@ import java.util.Objects;
  *                 .guards("retail")                          // retail's policy rules
  *                 .commit(true)                              // stretto_commit
  *                 .context(Path.of("/var/run/agent/chat.jsonl"))
+ *                 .flow(FlowSettings.builder(flow, "retail.flow.json").build())
+ *                 .judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE))
+ *                 .oracle(oracle)                            // for the judge (and an arbiter)
  *                 .build())
  *         .build();
  * }</pre>
  *
- * <p>Refusals, the commit's requests and answers and the conversation's lines are recorded
- * as {@code proxy} and {@code context} entries, and reach a {@link SessionListener} and the
- * {@link RecordingSink}s like every other line. The rules and the exact texts are described in
- * the project's {@code docs/active-mode.md}.
+ * <p>Refusals, the commit's requests and answers, the flow's lookups and the conversation's
+ * lines are recorded as {@code proxy} and {@code context} entries, and reach a {@link
+ * SessionListener} and the {@link RecordingSink}s like every other line. The rules and the
+ * exact texts are described in the project's {@code docs/active-mode.md} and {@code
+ * docs/flows.md}.
  *
- * <p>Make the settings with {@link #builder()} (or as a {@link Switches}). A session reads nothing
- * of them but these three accessors, so a program may also implement this interface itself; {@link ProxyConfig} checks
- * such settings as the builder does, when it is made. A served flow ({@code --flow}), the
- * System-One oracle ({@code --oracle}) and the confirmation judge ({@code --confirm-judge}) are
- * not among these settings: the project's own command passes settings of its own that add them,
- * made of types of the module's internal packages, which a program on the class path can use
- * too (see the project's {@code docs/library.md}) and one on the module path cannot.
+ * <p>Make the settings with {@link #builder()} (or as a {@link Switches}). A program may also
+ * implement this interface itself for the three switches it declares (guards, the commit tool,
+ * the conversation); {@link ProxyConfig} checks such settings as the builder does, when it is
+ * made. A flow, the judge and the oracle come with the builder's {@link Switches}. The {@link
+ * Oracle} is the caller's: it opens it, may give it to many sessions, and closes it once they
+ * have ended.
  */
 public interface ActiveSettings {
 
@@ -75,6 +81,15 @@ public interface ActiveSettings {
     }
 
     /**
+     * The domains that have policy guards, as messages name them.
+     *
+     * @return {@code retail or airline}
+     */
+    static String guardedDomainNames() {
+        return Guards.domainNames();
+    }
+
+    /**
      * A builder with nothing switched on yet.
      *
      * @return the builder
@@ -84,30 +99,55 @@ public interface ActiveSettings {
     }
 
     /**
-     * The settings {@link Builder} makes: the three switches, checked when made.
+     * The settings {@link Builder} makes: the switches, checked when made.
      *
      * @param guards  the guards' domain, or null
      * @param commit  whether the commit tool is added
      * @param context the conversation file, or null
+     * @param flow    the flow served, or null
+     * @param judge   the confirmation judge, or null
+     * @param oracle  who answers the System-One questions, or null
      */
-    record Switches(String guards, boolean commit, Path context) implements ActiveSettings {
+    record Switches(String guards, boolean commit, Path context, FlowSettings flow, JudgeSettings judge,
+                    Oracle oracle) implements ActiveSettings {
 
         /**
          * Checks the switches.
          *
          * @throws IllegalArgumentException when nothing is switched on (that is passive mode:
-         *                                  give no settings), or {@code guards} names a domain
-         *                                  without guards
+         *                                  give no settings), {@code guards} names a domain
+         *                                  without guards, a flow decides with its arbiter and
+         *                                  no oracle is given, or a judge lacks the guards, the
+         *                                  conversation or an oracle
          */
         public Switches {
-            if (guards == null && !commit && context == null) {
-                throw new IllegalArgumentException("active mode needs guards, the commit tool or a context file;"
-                        + " without any of them a session is passive");
+            if (guards == null && !commit && context == null && flow == null) {
+                throw new IllegalArgumentException("active mode needs guards, the commit tool, a context file or a"
+                        + " flow; without any of them a session is passive");
             }
             if (guards != null && Guards.forDomain(guards).isEmpty()) {
                 throw new IllegalArgumentException("no guards for " + guards + " (domains with guards: "
                         + Guards.domainNames() + ")");
             }
+            if (flow != null && flow.decider() == DeciderKind.ARBITER && oracle == null) {
+                throw new IllegalArgumentException("the flow " + flow.source() + " decides with its arbiter, which"
+                        + " asks the System-One model: give an oracle");
+            }
+            if (judge != null && (guards == null || context == null || oracle == null)) {
+                throw new IllegalArgumentException("the confirmation judge needs the guards, the context file and an"
+                        + " oracle");
+            }
+        }
+
+        /**
+         * Guards, the commit tool and the conversation, without a flow, a judge or an oracle.
+         *
+         * @param guards  the guards' domain, or null
+         * @param commit  whether the commit tool is added
+         * @param context the conversation file, or null
+         */
+        public Switches(String guards, boolean commit, Path context) {
+            this(guards, commit, context, null, null, null);
         }
     }
 
@@ -116,6 +156,9 @@ public interface ActiveSettings {
         private String guards;
         private boolean commit;
         private Path context;
+        private FlowSettings flow;
+        private JudgeSettings judge;
+        private Oracle oracle;
 
         private Builder() {
         }
@@ -154,13 +197,48 @@ public interface ActiveSettings {
         }
 
         /**
+         * Serves a flow after the agent's calls ({@code --flow FILE}).
+         *
+         * @param served the flow and how it is served
+         * @return this builder
+         */
+        public Builder flow(FlowSettings served) {
+            this.flow = Objects.requireNonNull(served, "served");
+            return this;
+        }
+
+        /**
+         * Judges the writes the guards check for a confirmation ({@code --confirm-judge}); needs
+         * {@link #guards}, {@link #context} and {@link #oracle}.
+         *
+         * @param settings how it judges
+         * @return this builder
+         */
+        public Builder judge(JudgeSettings settings) {
+            this.judge = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * Asks {@code oracle} the System-One questions of a flow's arbiter and of the judge
+         * ({@code --oracle}); the caller closes it once the session has ended.
+         *
+         * @param oracle an oracle opened with {@link OracleSettings#open()}
+         * @return this builder
+         */
+        public Builder oracle(Oracle oracle) {
+            this.oracle = Objects.requireNonNull(oracle, "oracle");
+            return this;
+        }
+
+        /**
          * The settings.
          *
          * @return settings with what was switched on
-         * @throws IllegalArgumentException when nothing was switched on, or the guards' domain has none
+         * @throws IllegalArgumentException as {@link Switches} checks them
          */
         public ActiveSettings build() {
-            return new Switches(guards, commit, context);
+            return new Switches(guards, commit, context, flow, judge, oracle);
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.stretto.proxy;
 
+import dev.stretto.proxy.io.IoMessages;
+import java.io.IOException;
+
 /**
  * Where the proxy's own messages go: what it says about a session as it runs ({@code recording
  * to ...}, a refused call, a server that did not exit and was sent SIGTERM, an upstream that
@@ -63,6 +66,17 @@ public interface ProxyMessages {
      */
     default boolean enabled(Level level) {
         return true;
+    }
+
+    /**
+     * How the proxy's messages word an I/O failure: short, without the file's name or a stack
+     * trace ({@code no such file or directory}, {@code permission denied}, the system's reason).
+     *
+     * @param e the failure
+     * @return the wording
+     */
+    static String describe(IOException e) {
+        return IoMessages.describe(e);
     }
 
     /**

@@ -2,9 +2,8 @@ package dev.stretto.proxy;
 
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
-import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.flow.FlowLog;
 import dev.stretto.proxy.io.IoMessages;
-import dev.stretto.proxy.judge.ConfirmLogFile;
 import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.record.LogFileSink;
 import dev.stretto.proxy.record.LogWriter;
@@ -110,10 +109,10 @@ final class ProxySession {
         // Flows: without --flow-log, the flow log goes next to the session log (none unrecorded);
         // the judge's confirm log likewise.
         if (activeMode != null && activeMode.flow() != null && activeMode.flow().log() == null && logPath != null) {
-            activeMode = activeMode.withFlow(activeMode.flow().withLog(FlowLogFile.besideSessionLog(logPath)));
+            activeMode = activeMode.withFlow(activeMode.flow().withLog(FlowLog.besideSessionLog(logPath)));
         }
         if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() == null && logPath != null) {
-            activeMode = activeMode.withJudge(activeMode.judge().withLog(ConfirmLogFile.besideSessionLog(logPath)));
+            activeMode = activeMode.withJudge(activeMode.judge().withLog(ConfirmLog.besideSessionLog(logPath)));
         }
 
         LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null

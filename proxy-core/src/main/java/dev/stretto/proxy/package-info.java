@@ -30,19 +30,17 @@
  * anywhere.
  *
  * <h2>API and internals</h2>
- * This package is the API, with trace-reader's {@code dev.stretto.trace.*} packages, whose log
- * model it uses (a {@link dev.stretto.proxy.RecordingSink} gets {@code LogEntry}s, a {@link
- * dev.stretto.proxy.MemoryRecording} gives a {@code SessionLog} to make an {@code Episode} of).
- * Every package below it ({@code session}, {@code upstream}, {@code record}, {@code http},
- * {@code io}, {@code logging}, {@code active}, {@code guard}, {@code flow.*}, {@code oracle}, {@code judge},
- * {@code math}) is internal: public only so that the project's own commands can use it, not
- * exported by the module ({@code dev.stretto.proxy}), and free to change; no exported
- * signature names one of their types. Active mode (policy guards, {@code stretto_commit}, the
- * conversation file) is switched on with {@link dev.stretto.proxy.ActiveSettings}, on the
- * module path as on the class path. A served flow, the System-One oracle and the confirmation
- * judge have no exported settings: a program on the class path configures them with the
- * internal {@code active.ActiveMode}, an {@code ActiveSettings} of its own; one on the module
- * path cannot.
+ * This package and {@link dev.stretto.proxy.flow} are the API, with trace-reader's {@code
+ * dev.stretto.trace.*} packages, whose log model they use (a {@link
+ * dev.stretto.proxy.RecordingSink} gets {@code LogEntry}s, a {@link
+ * dev.stretto.proxy.MemoryRecording} gives a {@code SessionLog} to make an {@code Episode} of,
+ * or to learn a flow from). Every other package of the module is internal: not exported, and
+ * free to change; no exported signature names one of their types. The project's own commands
+ * use the API alone, so a program on the module path can do whatever they do. Active mode
+ * (policy guards, {@code stretto_commit}, the conversation file, a served flow and the
+ * confirmation judge) is switched on with {@link dev.stretto.proxy.ActiveSettings}; the
+ * System-One {@link dev.stretto.proxy.Oracle} a flow's arbiter and the judge ask is opened with
+ * {@link dev.stretto.proxy.OracleSettings}.
  *
  * <h2>Results and stopping</h2>
  * A {@link dev.stretto.proxy.SessionResult} says why the session ended ({@link

@@ -1,6 +1,7 @@
 package dev.stretto.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The exported API names only exported types: every public or protected member of every public
  * type of the packages the module exports ({@code dev.stretto.proxy}, {@code
- * dev.stretto.proxy.share}; nested types too) takes, returns, throws and extends types
+ * dev.stretto.proxy.flow}, {@code dev.stretto.proxy.share}; nested types too) takes, returns,
+ * throws and extends types
  * of packages their modules export to everyone (the JDK's, this package, trace-reader's API),
  * never one of the internal packages a program on the module path cannot use. And no call of it
  * is ambiguous when an argument is null: no two overloads take the same number of arguments,
@@ -33,11 +35,14 @@ import org.junit.jupiter.api.Test;
  */
 class ExportedApiTest {
 
+    /** The packages the module exports: sessions, flows and pseudonymised copies of sessions. */
+    private static final List<String> EXPORTED = List.of("dev.stretto.proxy", "dev.stretto.proxy.flow",
+            "dev.stretto.proxy.share");
+
     private static List<Class<?>> exportedTypes() throws Exception {
         Path classes = Path.of(Proxy.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<Class<?>> out = new ArrayList<>();
-        for (String pkg : Proxy.class.getModule().getDescriptor().exports().stream()
-                .map(java.lang.module.ModuleDescriptor.Exports::source).sorted().toList()) {
+        for (String pkg : EXPORTED) {
             try (Stream<Path> files = Files.list(classes.resolve(pkg.replace('.', '/')))) {
                 for (Path f : files.sorted().toList()) {
                     String name = f.getFileName().toString();
@@ -49,6 +54,24 @@ class ExportedApiTest {
         }
         assertEquals(true, out.size() > 20, "the exported packages' types: " + out);
         return out;
+    }
+
+    @Test
+    void theModuleExportsTheApiPackagesToEveryoneAndNothingElse() {
+        Module module = Proxy.class.getModule();
+        assertTrue(module.isNamed(), "the tests run in the module");
+        for (String pkg : module.getPackages()) {
+            assertEquals(EXPORTED.contains(pkg), module.isExported(pkg), pkg);
+        }
+        assertTrue(module.getDescriptor().exports().stream().allMatch(e -> !e.isQualified()), "no qualified export");
+    }
+
+    @Test
+    void everyExportedPackageHasTypes() throws Exception {
+        List<Class<?>> types = exportedTypes();
+        for (String pkg : EXPORTED) {
+            assertTrue(types.stream().anyMatch(t -> t.getPackageName().equals(pkg)), pkg);
+        }
     }
 
     private static void addPublic(Class<?> type, List<Class<?>> out) {

@@ -1,37 +1,23 @@
 package dev.stretto.cli.tools;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleException;
-import dev.stretto.proxy.oracle.Response;
-import dev.stretto.trace.json.CanonicalJson;
-import dev.stretto.trace.log.JsonText;
-import java.io.BufferedReader;
+import dev.stretto.proxy.AnswerCache;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
  * {@code stretto export-answers} and {@code import-answers}: an oracle cache as JSON lines
- * {@code {"key":<key>,"response":<response>}}, one answer each, sorted by key, so answers
- * move between machines and caches.
- *
- * <p>A key is the SHA-256 of the request, which the cache does not keep; so an import can
- * check that each key is a well-formed key and each response a well-formed response, not
- * that they belong together. An export reads each key from its file's name and place.
+ * ({@link AnswerCache}), one answer each, sorted by key, so answers move between machines and
+ * caches. The reading, checking and storing are the library's; here are the options, the
+ * files and what stderr says.
  */
 final class AnswerTransfer {
 
@@ -90,7 +76,7 @@ final class AnswerTransfer {
         if (Stretto.helpAsked(a, out, EXPORT_HELP)) {
             return Stretto.EXIT_OK;
         }
-        OracleCache cache = cache(COMMAND_EXPORT, a);
+        AnswerCache cache = cache(COMMAND_EXPORT, a);
         String target = operand(COMMAND_EXPORT, a, "OUT");
         // Before OUT is made: a mistyped cache should not leave an empty export behind.
         if (!Files.isDirectory(cache.directory())) {
@@ -114,34 +100,32 @@ final class AnswerTransfer {
         if (Stretto.helpAsked(a, out, IMPORT_HELP)) {
             return Stretto.EXIT_OK;
         }
-        OracleCache cache = cache(COMMAND_IMPORT, a);
+        AnswerCache cache = cache(COMMAND_IMPORT, a);
         String source = operand(COMMAND_IMPORT, a, "FILE");
-        List<Entry> entries;
+        List<AnswerCache.Answer> answers;
         if (source == null) {
-            entries = read(in, "<stdin>");
+            answers = AnswerCache.readExport(in, "<stdin>");
         } else {
             Path p = Path.of(source);
             if (Files.isDirectory(p)) {
                 throw new IOException(p + ": is a directory, not an export file");
             }
             try (InputStream file = Files.newInputStream(p)) {
-                entries = read(file, source);
+                answers = AnswerCache.readExport(file, source);
             }
         }
-        try {
-            store(cache, entries, err);
-        } catch (OracleException e) {
-            throw new IOException(e.getMessage(), e);
-        }
+        AnswerCache.Import stored = cache.add(answers);
+        err.println("stretto: imported " + count(stored.stored()) + " into " + cache.directory()
+                + (stored.kept() > 0 ? ", kept the " + stored.kept() + " already there" : ""));
         return Stretto.EXIT_OK;
     }
 
-    private static OracleCache cache(String command, Args a) throws UsageException {
+    private static AnswerCache cache(String command, Args a) throws UsageException {
         String dir = a.values().get("--oracle-cache");
         if (dir == null) {
             throw new UsageException(command, "--oracle-cache DIR is required");
         }
-        return new OracleCache(Path.of(dir));
+        return AnswerCache.at(Path.of(dir));
     }
 
     /** The one file operand, or null for none or {@code -} (standard input or output). */
@@ -159,109 +143,16 @@ final class AnswerTransfer {
      *
      * @return whether every entry was exported
      */
-    private static boolean export(OracleCache cache, Writer out, PrintStream err, String destination)
+    private static boolean export(AnswerCache cache, Writer out, PrintStream err, String destination)
             throws IOException {
-        int exported = 0;
-        int unreadable = 0;
-        for (String key : cache.keys()) {
-            Optional<Response> response;
-            try {
-                response = cache.find(key);
-            } catch (OracleException e) {
-                err.println("stretto: " + e.getMessage() + "; left out");
-                unreadable++;
-                continue;
-            }
-            if (response.isPresent()) { // else pruned since it was listed
-                out.write("{\"key\":" + JsonText.quote(key) + ",\"response\":" + response.get().toJson() + "}\n");
-                exported++;
-            }
+        AnswerCache.Export e = cache.exportTo(out);
+        for (String unreadable : e.unreadable()) {
+            err.println("stretto: " + unreadable + "; left out");
         }
-        out.flush();
-        err.println("stretto: exported " + count(exported) + " to " + destination
-                + (unreadable > 0 ? ", left out " + unreadable + " that could not be read" : ""));
-        return unreadable == 0;
-    }
-
-    /** One answer of an export file. */
-    private record Entry(String key, Response response) {
-    }
-
-    /**
-     * Reads an export file, checking every line before anything is stored.
-     *
-     * @param source how errors name the input ({@code FILE} or {@code <stdin>})
-     * @throws IOException naming {@code source:line} for the first line that is not an answer
-     */
-    private static List<Entry> read(InputStream in, String source) throws IOException {
-        var utf8 = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, utf8));
-        List<Entry> entries = new ArrayList<>();
-        int lineNumber = 0;
-        try {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                lineNumber++;
-                if (!line.isBlank()) {
-                    entries.add(entry(line, source + ":" + lineNumber));
-                }
-            }
-        } catch (CharacterCodingException e) {
-            throw new IOException(source + ":" + (lineNumber + 1) + ": not UTF-8 text", e);
-        }
-        return entries;
-    }
-
-    private static Entry entry(String line, String where) throws IOException {
-        JsonNode node;
-        try {
-            node = CanonicalJson.parse(line);
-        } catch (IllegalArgumentException e) {
-            throw new IOException(where + ": not JSON: " + e.getMessage());
-        }
-        if (!node.isObject()) {
-            throw new IOException(where + ": not an object with \"key\" and \"response\"");
-        }
-        JsonNode key = node.get("key");
-        if (key == null || !key.isTextual() || !OracleCache.isKey(key.textValue())) {
-            throw new IOException(where + ": \"key\" is not a cache key (64 lowercase hex digits)");
-        }
-        JsonNode response = node.get("response");
-        if (response == null || !response.isObject()) {
-            throw new IOException(where + ": no \"response\" object");
-        }
-        try {
-            return new Entry(key.textValue(), Response.parse(CanonicalJson.write(response)));
-        } catch (IllegalArgumentException e) {
-            throw new IOException(where + ": the response is not an answer: " + e.getMessage());
-        }
-    }
-
-    /**
-     * Stores the entries. An answer the cache already holds for a key is kept (as {@code jev}
-     * never asks twice), unless it cannot be read; then the imported one replaces it.
-     *
-     * @throws OracleException if an answer cannot be written
-     */
-    private static void store(OracleCache cache, List<Entry> entries, PrintStream err) {
-        int stored = 0;
-        int kept = 0;
-        for (Entry e : entries) {
-            boolean present;
-            try {
-                present = cache.find(e.key()).isPresent();
-            } catch (OracleException unreadable) {
-                present = false;
-            }
-            if (present) {
-                kept++;
-            } else {
-                cache.put(e.key(), e.response());
-                stored++;
-            }
-        }
-        err.println("stretto: imported " + count(stored) + " into " + cache.directory()
-                + (kept > 0 ? ", kept the " + kept + " already there" : ""));
+        int left = e.unreadable().size();
+        err.println("stretto: exported " + count(e.exported()) + " to " + destination
+                + (left > 0 ? ", left out " + left + " that could not be read" : ""));
+        return left == 0;
     }
 
     private static String count(int n) {

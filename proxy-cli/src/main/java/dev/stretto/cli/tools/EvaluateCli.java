@@ -1,9 +1,7 @@
 package dev.stretto.cli.tools;
 
-import dev.stretto.cli.evaluate.EvaluateReport;
-import dev.stretto.cli.evaluate.LabelledDecision;
-import dev.stretto.cli.evaluate.LabelledLogs;
-import dev.stretto.cli.evaluate.Target;
+import dev.stretto.proxy.flow.Evaluation;
+import dev.stretto.proxy.flow.EvaluationTarget;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -67,7 +65,7 @@ final class EvaluateCli {
         if (Stretto.helpAsked(a, out, HELP)) {
             return Stretto.EXIT_OK;
         }
-        List<Target> targets = new ArrayList<>();
+        List<EvaluationTarget> targets = new ArrayList<>();
         for (String t : a.repeated().getOrDefault("--target", List.of())) {
             targets.add(target(t));
         }
@@ -91,16 +89,13 @@ final class EvaluateCli {
             }
         }
         List<Path> logs = logs(files);
-        List<LabelledDecision> decisions = new ArrayList<>();
-        for (Path log : logs) {
-            decisions.addAll(LabelledLogs.read(log));
-        }
-        if (decisions.isEmpty()) {
-            err.println("stretto: no labelled decisions in " + String.join(", ", files));
-            return Stretto.EXIT_BAD_INPUT;
-        }
         try {
-            out.print(EvaluateReport.of(logs.size(), decisions, targets, minEss));
+            Evaluation evaluation = Evaluation.of(logs, targets);
+            if (evaluation.decisions() == 0) {
+                err.println("stretto: no labelled decisions in " + String.join(", ", files));
+                return Stretto.EXIT_BAD_INPUT;
+            }
+            out.print(EvaluateReport.of(logs.size(), evaluation, minEss));
         } catch (IllegalArgumentException e) {
             err.println("stretto: " + e.getMessage());
             return Stretto.EXIT_BAD_INPUT;
@@ -108,9 +103,9 @@ final class EvaluateCli {
         return Stretto.EXIT_OK;
     }
 
-    private static Target target(String text) throws UsageException {
+    private static EvaluationTarget target(String text) throws UsageException {
         try {
-            return Target.parse(text);
+            return EvaluationTarget.parse(text);
         } catch (IllegalArgumentException e) {
             throw new UsageException(COMMAND, e.getMessage());
         }

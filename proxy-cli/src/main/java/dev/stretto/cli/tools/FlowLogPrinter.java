@@ -1,7 +1,6 @@
 package dev.stretto.cli.tools;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.proxy.flow.wire.FlowLogFile;
+import dev.stretto.proxy.flow.FlowLog;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -21,13 +20,13 @@ final class FlowLogPrinter {
         this.style = new TimelinePrinter.Style(colour);
     }
 
-    void print(String name, FlowLogFile log) {
-        int lookups = log.runs().stream().mapToInt(FlowLogFile.Run::lookupsMade).sum();
+    void print(String name, FlowLog log) {
+        int lookups = log.runs().stream().mapToInt(FlowLog.Run::lookupsMade).sum();
         int decisions = log.runs().stream().mapToInt(r -> r.decisions().size()).sum();
         out.println(style.bold("flow log ") + name);
         out.println(style.dim(plural(log.runs().size(), "run") + ", " + plural(decisions, "decision") + ", "
                 + plural(lookups, "lookup") + " made"));
-        for (FlowLogFile.Run run : log.runs()) {
+        for (FlowLog.Run run : log.runs()) {
             out.println();
             printRun(run, "", "");
         }
@@ -37,8 +36,8 @@ final class FlowLogPrinter {
      * Prints one run: a head naming the call it followed, each decision, and what the run made,
      * each line after {@code indent}, the head after {@code label} too.
      */
-    void printRun(FlowLogFile.Run run, String indent, String label) {
-        StringBuilder head = new StringBuilder(indent).append(label).append("after call ").append(text(run.after()));
+    void printRun(FlowLog.Run run, String indent, String label) {
+        StringBuilder head = new StringBuilder(indent).append(label).append("after call ").append(run.callId());
         if (run.run() != null) {
             head.append(": ").append(run.run().call());
             if (run.run().failed()) {
@@ -46,7 +45,7 @@ final class FlowLogPrinter {
             }
         }
         out.println(style.bold(head.toString()));
-        for (FlowLogFile.Decided d : run.decisions()) {
+        for (FlowLog.Decided d : run.decisions()) {
             printDecision(d, run.run(), indent);
         }
         if (run.run() == null) {
@@ -58,7 +57,7 @@ final class FlowLogPrinter {
                 + twoDecimals(run.run().surprise() == 0 ? 0.0 : run.run().surprise())));
     }
 
-    private void printDecision(FlowLogFile.Decided d, FlowLogFile.RunLine run, String indent) {
+    private void printDecision(FlowLog.Decided d, FlowLog.RunLine run, String indent) {
         StringBuilder line = new StringBuilder(indent).append("  ").append(String.format("%-10s", d.address()));
         line.append(style.dim("at ")).append(d.site() == null ? "(no call)" : d.site()).append("  ");
         if (d.lookup()) {
@@ -79,10 +78,9 @@ final class FlowLogPrinter {
         if (d.shadow()) {
             line.append("  ").append(style.cyan("SHADOW"));
         }
-        if (d.policy() != null) {
-            JsonNode p = d.policy();
-            line.append(style.dim("  " + (p.path("explored").asBoolean() ? "explored, " : "") + "propensity "
-                    + twoDecimals(p.path("propensity").asDouble())));
+        if (d.propensity() != null) {
+            line.append(style.dim("  " + (d.explored() ? "explored, " : "") + "propensity "
+                    + twoDecimals(d.propensity())));
         }
         if (d.key() != null) {
             line.append(style.dim("  oracle " + d.key().substring(0, Math.min(12, d.key().length()))));
@@ -94,24 +92,14 @@ final class FlowLogPrinter {
     }
 
     /** What became of a proposed lookup, from the run line. */
-    private String outcome(FlowLogFile.Decided d, FlowLogFile.RunLine run) {
-        if (run == null) {
-            return style.yellow("outcome unknown");
-        }
-        JsonNode value = run.valueAt(d.address());
-        if (value == null || !value.isInt() || value.intValue() == 0) {
-            return style.yellow("NOT MADE");
-        }
-        JsonNode ok = run.valueAt("outcome" + d.address().substring("decide".length()));
-        if (ok == null) {
-            return style.yellow("made, no answer");
-        }
-        return ok.asBoolean() ? style.green("made") : style.red("made, FAILED");
-    }
-
-    /** A JSON-RPC id as an episode spells it: a string as it is, anything else as its JSON. */
-    static String text(JsonNode id) {
-        return id.isTextual() ? id.textValue() : CanonicalJson.write(id);
+    private String outcome(FlowLog.Decided d, FlowLog.RunLine run) {
+        return switch (d.outcome(run)) {
+            case UNKNOWN -> style.yellow("outcome unknown");
+            case NOT_MADE, HANDED_BACK -> style.yellow("NOT MADE");
+            case NO_ANSWER -> style.yellow("made, no answer");
+            case MADE -> style.green("made");
+            case FAILED -> style.red("made, FAILED");
+        };
     }
 
     private static String plural(int n, String what) {

@@ -1,10 +1,7 @@
 package dev.stretto.cli.tools;
 
-import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.guard.Judgement;
-import dev.stretto.proxy.guard.Replay;
-import dev.stretto.proxy.guard.Rule;
-import dev.stretto.proxy.guard.Verdict;
+import dev.stretto.proxy.ActiveSettings;
+import dev.stretto.proxy.GuardReplay;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.JsonText;
 import dev.stretto.trace.log.SessionLog;
@@ -13,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code stretto guards}: each recorded session's writes replayed through its domain's guards.
@@ -32,7 +28,7 @@ final class GuardsReport {
     private final boolean json;
     /** Per rule id: writes checked, passes, failures, unknowns; in the order domains and rules come. */
     private final Map<String, int[]> counts = new LinkedHashMap<>();
-    private final Map<String, Rule> rules = new LinkedHashMap<>();
+    private final Map<String, GuardReplay.Rule> rules = new LinkedHashMap<>();
 
     GuardsReport(PrintStream out, PrintStream err, boolean json) {
         this.out = out;
@@ -47,10 +43,9 @@ final class GuardsReport {
      */
     void session(SessionLog log, String domain) {
         String name = domain != null ? domain : log.header().domain();
-        Optional<Guards> guards = name == null ? Optional.empty() : Guards.forDomain(name);
-        if (guards.isEmpty()) {
+        if (name == null || !ActiveSettings.guardedDomains().contains(name)) {
             String why = log.session() + ": " + (name == null ? "the log names no domain" : "no guards for " + name)
-                    + "; give --domain " + Guards.domainNames();
+                    + "; give --domain " + ActiveSettings.guardedDomainNames();
             if (json) {
                 err.println("stretto: " + why + " (skipped)");
             } else {
@@ -59,19 +54,19 @@ final class GuardsReport {
             }
             return;
         }
-        for (Rule r : guards.get().domain().rules()) {
+        GuardReplay replay = GuardReplay.of(log, name);
+        for (GuardReplay.Rule r : replay.rules()) {
             rules.putIfAbsent(r.id(), r);
             counts.putIfAbsent(r.id(), new int[4]);
         }
-        List<Replay.Write> writes = Replay.of(log, guards.get());
         if (!json) {
-            out.println(log.session() + "  (" + guards.get().domain().name() + ")");
-            if (writes.isEmpty()) {
+            out.println(log.session() + "  (" + replay.domain() + ")");
+            if (replay.writes().isEmpty()) {
                 out.println("  no writes");
             }
         }
-        for (Replay.Write w : writes) {
-            count(w.judgement());
+        for (GuardReplay.Write w : replay.writes()) {
+            count(w);
             if (json) {
                 printJson(log, w);
             } else {
@@ -83,27 +78,31 @@ final class GuardsReport {
         }
     }
 
-    private void count(Judgement j) {
-        for (Judgement.Checked c : j.verdicts()) {
+    private void count(GuardReplay.Write w) {
+        for (GuardReplay.Check c : w.checks()) {
             int[] n = counts.get(c.rule().id());
             n[0]++;
-            n[c.verdict() instanceof Verdict.Pass ? 1 : c.verdict() instanceof Verdict.Fail ? 2 : 3]++;
+            n[switch (c.outcome()) {
+                case PASS -> 1;
+                case FAIL -> 2;
+                case UNKNOWN -> 3;
+            }]++;
         }
     }
 
-    private void printText(Replay.Write w) {
+    private void printText(GuardReplay.Write w) {
         out.println(String.format("%7d ms  %s %s  id %s%s", w.tMs(), w.call().name(),
                 TimelinePrinter.cut(CanonicalJson.write(w.call().arguments())), w.call().id(),
                 w.from() == dev.stretto.trace.log.Source.PROXY ? "  (by the proxy)" : ""));
-        for (Judgement.Checked c : w.judgement().verdicts()) {
-            String reason = c.verdict().reason();
-            out.println(String.format("             %-8s %s%s%s", c.verdict().word(), c.rule().id(),
+        for (GuardReplay.Check c : w.checks()) {
+            String reason = c.reason();
+            out.println(String.format("             %-8s %s%s%s", c.outcome().word(), c.rule().id(),
                     c.rule().enforced() ? "" : " (logged only)", reason == null ? "" : ": " + reason));
         }
-        out.println("             -> " + (w.judgement().refused() ? "REFUSED" : "allowed"));
+        out.println("             -> " + (w.refused() ? "REFUSED" : "allowed"));
     }
 
-    private void printJson(SessionLog log, Replay.Write w) {
+    private void printJson(SessionLog log, GuardReplay.Write w) {
         StringBuilder line = new StringBuilder("{\"session\":");
         JsonText.appendQuoted(line, log.session());
         line.append(",\"t_ms\":").append(w.tMs()).append(",\"id\":");
@@ -112,14 +111,14 @@ final class GuardsReport {
         JsonText.appendQuoted(line, w.call().name());
         line.append(",\"arguments\":");
         CanonicalJson.append(line, w.call().arguments());
-        line.append(",\"refused\":").append(w.judgement().refused()).append(",\"verdicts\":{");
-        List<Judgement.Checked> verdicts = w.judgement().verdicts();
-        for (int i = 0; i < verdicts.size(); i++) {
+        line.append(",\"refused\":").append(w.refused()).append(",\"verdicts\":{");
+        List<GuardReplay.Check> checks = w.checks();
+        for (int i = 0; i < checks.size(); i++) {
             if (i > 0) {
                 line.append(',');
             }
-            JsonText.appendQuoted(line, verdicts.get(i).rule().id());
-            line.append(':').append(verdicts.get(i).verdict().toJson());
+            JsonText.appendQuoted(line, checks.get(i).rule().id());
+            line.append(':').append(checks.get(i).toJson());
         }
         out.println(line.append("}}"));
     }

@@ -1,22 +1,21 @@
 package dev.stretto.cli.tools;
 
 import dev.stretto.cli.OracleEnvironment;
-import dev.stretto.cli.learn.FlowLearner;
-import dev.stretto.cli.learn.LearnException;
-import dev.stretto.cli.learn.LearnOptions;
-import dev.stretto.cli.learn.Progress;
-import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.Oracle;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.OracleSettings;
+import dev.stretto.proxy.flow.FlowException;
+import dev.stretto.proxy.flow.FlowFiles;
+import dev.stretto.proxy.flow.LearnedFlow;
+import dev.stretto.proxy.flow.Learning;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code stretto learn}: its options, help and messages; the learning is {@link FlowLearner}'s. */
+/** {@code stretto learn}: its options, help and messages; the learning is the library's {@link Learning}. */
 final class LearnCli {
 
     static final String COMMAND = "learn";
@@ -117,86 +116,118 @@ final class LearnCli {
             out.print(HELP);
             return Stretto.EXIT_OK;
         }
-        LearnOptions options = options(a);
-        OutputFile.prepare(COMMAND, "--out", options.out(), "the flow");
-        Progress progress = new Progress(err, bars);
+        Learning learning = learning(a);
+        Path target = Path.of(a.values().get("--out"));
+        OutputFile.prepare(COMMAND, "--out", target, "the flow");
+        ProgressBars progress = new ProgressBars(err, bars);
+        Oracle oracle = null;
         try {
-            OracleSettings settings = settings(options, env);
-            FlowLearner.Result learned = new FlowLearner(options, progress, InstantSource.system(), settings).learn();
-            FlowFile.write(learned.flow(), options.out());
-            progress.line("learned the " + learned.flow().manifest().domain() + " flow from " + learned.sessions()
-                    + " sessions (" + learned.flow().manifest().tools().size() + " tools) and wrote " + options.out());
+            oracle = arbiterPath(a, env, learning);
+            LearnedFlow learned = learning.progress(progress).learn();
+            FlowFiles.write(learned.flow(), target);
+            progress.line("learned the " + learned.flow().domain() + " flow from " + learned.sessions()
+                    + " sessions (" + learned.flow().tools().size() + " tools) and wrote " + target);
             return Stretto.EXIT_OK;
-        } catch (LearnException e) {
+        } catch (FlowException e) {
             progress.line(e.getMessage());
             return Stretto.EXIT_BAD_INPUT;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             progress.line("interrupted while waiting for the System-One model; nothing was written");
             return Stretto.EXIT_BAD_INPUT;
+        } finally {
+            if (oracle != null) {
+                oracle.close();
+            }
         }
     }
 
-    /** The System-One settings from the environment (the arbiter path only). */
-    private static OracleSettings settings(LearnOptions options, Map<String, String> env) throws LearnException {
-        if (!(options.arbiter() instanceof LearnOptions.Fit fit)) {
-            return OracleSettings.defaults();
-        }
-        try {
-            return OracleEnvironment.read(env, fit.oracle());
-        } catch (IllegalArgumentException e) {
-            throw new LearnException(e.getMessage());
-        }
-    }
-
-    private static LearnOptions options(Args a) throws UsageException {
+    /** The learning the options ask for, checked; the arbiter path's oracle is opened later. */
+    private static Learning learning(Args a) throws UsageException {
         a.requireOptionsOnly(COMMAND, "--sessions", "--domain", "--out");
         Map<String, String> v = a.values();
-        Double halfLife = null;
+        Learning learning = Learning.fromDirectory(Path.of(v.get("--sessions"))).domain(v.get("--domain"))
+                .constants(a.has("--constants"));
         if (v.containsKey("--half-life")) {
-            halfLife = number(v, "--half-life", "a number of sessions");
+            double halfLife = number(v, "--half-life", "a number of sessions");
             if (!(halfLife > 0.0)) {
                 throw new UsageException(COMMAND, "--half-life must be > 0");
             }
+            learning.halfLife(halfLife);
         }
-        Double lookupCost = null;
+        if (v.containsKey("--manifest")) {
+            learning.manifest(Path.of(v.get("--manifest")));
+        }
+        if (v.containsKey("--rewards")) {
+            learning.rewardsFrom(Path.of(v.get("--rewards")));
+        }
         if (v.containsKey("--lookup-cost")) {
-            lookupCost = number(v, "--lookup-cost", "a number of turns");
-            if (!(lookupCost > 0.0) || lookupCost.isInfinite()) {
+            double lookupCost = number(v, "--lookup-cost", "a number of turns");
+            if (!(lookupCost > 0.0) || Double.isInfinite(lookupCost)) {
                 throw new UsageException(COMMAND, "--lookup-cost must be a number above 0");
             }
             if (!a.has("--habit-only")) {
                 throw new UsageException(COMMAND, "--lookup-cost learns the thresholds of the reach decider, which"
                         + " serves flows without an arbiter: use it with --habit-only");
             }
+            learning.lookupCost(lookupCost);
         }
-        LearnOptions.Arbiter arbiter = arbiter(a);
-        return new LearnOptions(Path.of(v.get("--sessions")), v.get("--domain"), Path.of(v.get("--out")),
-                path(v.get("--manifest")), path(v.get("--rewards")), a.has("--constants"), halfLife, arbiter,
-                lookupCost);
-    }
-
-    private static LearnOptions.Arbiter arbiter(Args a) throws UsageException {
-        Map<String, String> v = a.values();
         if (a.has("--habit-only")) {
             refuse(a, "--habit-only", ARBITER_OPTIONS, "it learns without a System-One model");
-            return new LearnOptions.HabitOnly();
+            return learning.habitOnly();
         }
         if (v.containsKey("--arbiter-from")) {
             refuse(a, "--arbiter-from", ARBITER_OPTIONS.stream().filter(o -> !o.equals("--arbiter-from")).toList(),
                     "the arbiter comes from the file");
-            return new LearnOptions.From(Path.of(v.get("--arbiter-from")));
+            return learning.arbiterFrom(Path.of(v.get("--arbiter-from")));
         }
-        Oracle.Mode mode = OracleOption.parse(COMMAND, v.get("--oracle"), Oracle.Mode.JEV);
-        double budget = 1.0;
+        OracleOption.parse(COMMAND, v.get("--oracle"), OracleMode.JEV);
         if (v.containsKey("--oracle-budget")) {
-            budget = number(v, "--oracle-budget", "a number of dollars");
+            double budget = number(v, "--oracle-budget", "a number of dollars");
             if (!(budget >= 0) || Double.isInfinite(budget)) {
                 throw new UsageException(COMMAND, "--oracle-budget must be a number of dollars, 0 or more");
             }
         }
-        return new LearnOptions.Fit(mode, Path.of(v.getOrDefault("--oracle-cache", ".oracle-cache")), budget,
-                path(v.get("--predicates")), a.has("--manifest-options"), a.has("--refit-habit"));
+        return learning;
+    }
+
+    /**
+     * The arbiter path (unless {@code --habit-only} or {@code --arbiter-from}): the oracle of
+     * {@code --oracle} over {@code --oracle-cache}, with the environment's settings, given to
+     * {@code learning} with the path's other options.
+     *
+     * @return the oracle, for the caller to close; null on the other paths
+     * @throws FlowException when the environment's settings cannot be used, or System-One cannot
+     *                       be asked (the certificates of {@code SSL_CERT_FILE})
+     */
+    private static Oracle arbiterPath(Args a, Map<String, String> env, Learning learning)
+            throws UsageException, FlowException {
+        Map<String, String> v = a.values();
+        if (a.has("--habit-only") || v.containsKey("--arbiter-from")) {
+            return null;
+        }
+        OracleMode mode = OracleOption.parse(COMMAND, v.get("--oracle"), OracleMode.JEV);
+        OracleSettings settings;
+        try {
+            settings = OracleEnvironment.read(env, mode).cache(Path.of(v.getOrDefault("--oracle-cache", ".oracle-cache")))
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new FlowException(e.getMessage());
+        }
+        Oracle oracle;
+        try {
+            oracle = settings.open();
+        } catch (IllegalArgumentException e) {
+            throw new FlowException("cannot ask System-One: " + e.getMessage());
+        }
+        learning.arbiter(oracle).offerEveryRead(a.has("--manifest-options")).refitHabit(a.has("--refit-habit"));
+        if (v.containsKey("--predicates")) {
+            learning.predicates(Path.of(v.get("--predicates")));
+        }
+        if (v.containsKey("--oracle-budget")) {
+            learning.budget(number(v, "--oracle-budget", "a number of dollars"));
+        }
+        return oracle;
     }
 
     private static void refuse(Args a, String option, List<String> others, String why) throws UsageException {
@@ -213,9 +244,5 @@ final class LearnCli {
         } catch (NumberFormatException e) {
             throw new UsageException(COMMAND, option + " takes " + what + ", not '" + v.get(option) + "'");
         }
-    }
-
-    private static Path path(String value) {
-        return value == null ? null : Path.of(value);
     }
 }

@@ -1,6 +1,6 @@
 package dev.stretto.cli.tools;
 
-import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.OracleMode;
 
 /** The {@code --oracle jev|replay|mock} option of {@code learn} and {@code promote}. */
 final class OracleOption {
@@ -9,11 +9,11 @@ final class OracleOption {
     }
 
     /** The mode named {@code value}, or {@code dflt} when the option is not given (null). */
-    static Oracle.Mode parse(String command, String value, Oracle.Mode dflt) throws UsageException {
+    static OracleMode parse(String command, String value, OracleMode dflt) throws UsageException {
         if (value == null) {
             return dflt;
         }
-        return Oracle.Mode.named(value).orElseThrow(() ->
+        return OracleMode.named(value).orElseThrow(() ->
                 new UsageException(command, "--oracle takes jev, replay or mock, not '" + value + "'"));
     }
 }

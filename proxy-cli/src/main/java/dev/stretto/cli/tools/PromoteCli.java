@@ -1,17 +1,16 @@
 package dev.stretto.cli.tools;
 
 import dev.stretto.cli.OracleEnvironment;
-import dev.stretto.cli.learn.LearnException;
-import dev.stretto.cli.learn.Progress;
-import dev.stretto.cli.promote.PromoteOptions;
-import dev.stretto.cli.promote.PromoteReport;
-import dev.stretto.cli.promote.Promoter;
-import dev.stretto.proxy.flow.decide.DeciderKind;
-import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.proxy.flow.model.Flow;
-import dev.stretto.proxy.flow.model.Promoted;
-import dev.stretto.proxy.oracle.Oracle;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.Oracle;
+import dev.stretto.proxy.OracleMode;
+import dev.stretto.proxy.OracleSettings;
+import dev.stretto.proxy.flow.DeciderKind;
+import dev.stretto.proxy.flow.Flow;
+import dev.stretto.proxy.flow.FlowException;
+import dev.stretto.proxy.flow.FlowFiles;
+import dev.stretto.proxy.flow.Promoted;
+import dev.stretto.proxy.flow.Promotion;
+import dev.stretto.proxy.flow.PromotionResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +19,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code stretto promote}: its options, help and messages; the scoring is {@link Promoter}'s. */
+/** {@code stretto promote}: its options, help and messages; the scoring is the library's {@link Promotion}. */
 final class PromoteCli {
 
     static final String COMMAND = "promote";
@@ -82,7 +81,7 @@ final class PromoteCli {
               2  usage error
             """;
 
-    private PromoteCli() {
+private PromoteCli() {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err, boolean bars, Map<String, String> env)
@@ -93,31 +92,50 @@ final class PromoteCli {
         if (Stretto.helpAsked(a, out, HELP)) {
             return Stretto.EXIT_OK;
         }
-        PromoteOptions options = options(a);
-        OutputFile.prepare(COMMAND, "--out", options.out(), "the flow");
-        if (options.report() != null) {
-            OutputFile.prepare(COMMAND, "--report", options.report(), "the report");
+        a.requireOptionsOnly(COMMAND, "--flow", "--sessions", "--out");
+        Map<String, String> v = a.values();
+        Path sessions = Path.of(v.get("--sessions"));
+        Path target = Path.of(v.get("--out"));
+        Path report = v.containsKey("--report") ? Path.of(v.get("--report")) : null;
+        DeciderKind decider = decider(v);
+        OracleMode mode = OracleOption.parse(COMMAND, v.get("--oracle"), OracleMode.REPLAY);
+        Promotion.Scoring scoring = switch (v.getOrDefault("--scoring", "chained")) {
+            case "chained" -> Promotion.Scoring.CHAINED;
+            case "single-pass" -> Promotion.Scoring.SINGLE_PASS;
+            default -> throw new UsageException(COMMAND, "--scoring takes chained or single-pass, not '"
+                    + v.get("--scoring") + "'");
+        };
+        double threshold = share(v, "--threshold", 0.3);
+        double minUsed = share(v, "--min-used", 0.7);
+        double minLower = share(v, "--min-lower", 0.5);
+        long minTasks = count(v, "--min-tasks", 3);
+        int perCall = (int) count(v, "--per-call", 8);
+        OutputFile.prepare(COMMAND, "--out", target, "the flow");
+        if (report != null) {
+            OutputFile.prepare(COMMAND, "--report", report, "the report");
         }
-        Progress progress = new Progress(err, bars);
-        try {
-            Flow flow = FlowFile.read(options.flow());
-            Promoter.Result r = new Promoter(options, progress, settings(options, env)).promote(flow);
-            FlowFile.write(r.flow(), options.out());
-            String report = PromoteReport.of(r, options);
-            if (options.report() == null) {
-                out.print(report);
+        ProgressBars progress = new ProgressBars(err, bars);
+        Flow flow = FlowFiles.read(Path.of(v.get("--flow")));
+        try (Oracle oracle = oracle(env, mode, Path.of(v.getOrDefault("--oracle-cache", ".oracle-cache")))) {
+            PromotionResult r = Promotion.of(flow).sessionsIn(sessions)
+                    .decider(decider).oracle(oracle).threshold(threshold).minUsed(minUsed).minLower(minLower)
+                    .minTasks(minTasks).perCall(perCall).scoring(scoring).progress(progress).promote();
+            FlowFiles.write(r.flow(), target);
+            String text = PromoteReport.of(r, sessions, scoring, perCall);
+            if (report == null) {
+                out.print(text);
             } else {
-                Files.writeString(options.report(), report, StandardCharsets.UTF_8);
+                Files.writeString(report, text, StandardCharsets.UTF_8);
             }
-            Promoted p = r.flow().promoted();
+            Promoted p = r.promoted();
             long promoted = p.sites().values().stream().filter(Promoted.SiteScore::promoted).count();
-            progress.line("scored " + r.episodes() + " episodes (" + r.unanswered() + " decisions left out,"
+            progress.line("scored " + r.sessions() + " episodes (" + r.unanswered() + " decisions left out,"
                     + " unanswered); " + promoted + " of " + p.sites().size() + " sites promoted");
             if (promoted == 0) {
                 progress.line("no site met the bar, so the promoted flow hands back after every call");
             }
             return Stretto.EXIT_OK;
-        } catch (LearnException e) {
+        } catch (FlowException e) {
             progress.line(e.getMessage());
             return Stretto.EXIT_BAD_INPUT;
         } catch (InterruptedException e) {
@@ -127,39 +145,36 @@ final class PromoteCli {
         }
     }
 
-    private static OracleSettings settings(PromoteOptions options, Map<String, String> env) throws LearnException {
+    /**
+     * The oracle that answers an arbiter's questions: {@code --oracle} (default replay) over
+     * {@code --oracle-cache}, with the environment's settings.
+     *
+     * @throws FlowException when the settings cannot be used, or System-One cannot be asked
+     */
+    private static Oracle oracle(Map<String, String> env, OracleMode mode, Path cache) throws FlowException {
+        OracleSettings settings;
         try {
-            return OracleEnvironment.read(env, options.oracle());
+            settings = OracleEnvironment.read(env, mode).cache(cache).build();
         } catch (IllegalArgumentException e) {
-            throw new LearnException(e.getMessage());
+            throw new FlowException(e.getMessage());
+        }
+        try {
+            return settings.open();
+        } catch (IllegalArgumentException e) {
+            throw new FlowException("cannot ask System-One: " + e.getMessage());
         }
     }
 
-    private static PromoteOptions options(Args a) throws UsageException {
-        a.requireOptionsOnly(COMMAND, "--flow", "--sessions", "--out");
-        Map<String, String> v = a.values();
-        DeciderKind decider = null;
-        if (v.containsKey("--decider")) {
-            try {
-                decider = DeciderKind.ofWireName(v.get("--decider"));
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(COMMAND, "--decider takes arbiter, habit or reach, not '" + v.get("--decider")
-                        + "'");
-            }
+    private static DeciderKind decider(Map<String, String> v) throws UsageException {
+        if (!v.containsKey("--decider")) {
+            return null;
         }
-        Oracle.Mode oracle = OracleOption.parse(COMMAND, v.get("--oracle"), Oracle.Mode.REPLAY);
-        PromoteOptions.Algorithm scoring = switch (v.getOrDefault("--scoring", "chained")) {
-            case "chained" -> PromoteOptions.Algorithm.CHAINED;
-            case "single-pass" -> PromoteOptions.Algorithm.SINGLE_PASS;
-            default -> throw new UsageException(COMMAND, "--scoring takes chained or single-pass, not '"
-                    + v.get("--scoring") + "'");
-        };
-        Promoted.Bar bar = new Promoted.Bar(share(v, "--threshold", 0.3), share(v, "--min-used", 0.7),
-                share(v, "--min-lower", 0.5), count(v, "--min-tasks", 3));
-        return new PromoteOptions(Path.of(v.get("--flow")), Path.of(v.get("--sessions")), Path.of(v.get("--out")),
-                oracle, Path.of(v.getOrDefault("--oracle-cache", ".oracle-cache")), decider, bar,
-                (int) count(v, "--per-call", 8), v.containsKey("--report") ? Path.of(v.get("--report")) : null,
-                scoring);
+        try {
+            return DeciderKind.ofWireName(v.get("--decider"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(COMMAND, "--decider takes arbiter, habit or reach, not '" + v.get("--decider")
+                    + "'");
+        }
     }
 
     private static double share(Map<String, String> v, String option, double dflt) throws UsageException {

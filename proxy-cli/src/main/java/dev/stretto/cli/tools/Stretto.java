@@ -1,10 +1,12 @@
 package dev.stretto.cli.tools;
 
 import dev.stretto.cli.init.InitCli;
-import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.proxy.flow.wire.FlowLogFile;
-import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.judge.ConfirmLogFile;
+import dev.stretto.proxy.ActiveSettings;
+import dev.stretto.proxy.ConfirmLog;
+import dev.stretto.proxy.JudgedCalls;
+import dev.stretto.proxy.flow.FlowFiles;
+import dev.stretto.proxy.flow.FlowLog;
+import dev.stretto.proxy.flow.FlowView;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.LogFormatException;
 import dev.stretto.trace.log.SessionLog;
@@ -70,7 +72,11 @@ public final class Stretto {
                                    into the host's file; --wrap and --unwrap rewrite the
                                    servers a host's file has (see init --help)
               show LOG             print a session as a timeline: the conversation, each
-                                   turn with its calls, results and timings
+                                   turn with its calls, results and timings (--html: the
+                                   console's page of it, as one self-contained file)
+              console [DIR...]     serve every recorded session in a browser, on 127.0.0.1:
+                                   filter the list, follow a session as a timeline, see the
+                                   flows and the guards' verdicts (see console --help)
               episode LOG|DIR...   print the sessions' episodes as JSON lines
               manifest LOG|DIR     print the tools the sessions listed, as a manifest file
               sessions DIR         list the sessions under DIR as a table
@@ -107,12 +113,12 @@ public final class Stretto {
               stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
             show, episode, manifest, sessions and guards exit as below; init, learn,
-            promote, redact, export-answers, import-answers, flow, flow-show and evaluate say
-            how in their --help.
+            promote, redact, export-answers, import-answers, flow, flow-show, evaluate and
+            console say how in their --help.
             """ + EXIT_CODES;
 
     private static final String SHOW_HELP = """
-            Usage: stretto show [--json] LOG
+            Usage: stretto show [--json | --html] LOG
 
             Prints one session as a timeline: what the user and the assistant said (when the
             proxy was given the conversation with --context), and each inferred LLM turn with
@@ -138,6 +144,11 @@ public final class Stretto {
 
             Options:
               --json       print the session's episode (JSON) instead
+              --html       print the session as the console's page instead: one HTML file
+                           with everything in it (the timeline, every call's arguments and
+                           result, the flow's runs, the judge's verdicts, the timings, each
+                           item's log line), which loads nothing from anywhere, to attach to
+                           a bug report: stretto show --html LOG > session.html
               -h, --help   show this help
 
             """ + EXIT_CODES;
@@ -312,6 +323,9 @@ public final class Stretto {
             if (args.length > 0 && args[0].equals(RedactCli.COMMAND)) {
                 return RedactCli.run(args, out, err, env);
             }
+            if (args.length > 0 && args[0].equals(ConsoleCli.COMMAND)) {
+                return ConsoleCli.run(args, out, err, env);
+            }
             return dispatch(args, in, out, err, colour);
         } catch (UsageException e) {
             err.println(e.line());
@@ -339,12 +353,12 @@ public final class Stretto {
      * is named on stderr and the session is shown without them.
      */
     private static JudgedCalls judgedCalls(Path log, Timeline timeline, PrintStream err) {
-        Path confirmLog = ConfirmLogFile.besideSessionLog(log);
+        Path confirmLog = ConfirmLog.besideSessionLog(log);
         if (confirmLog.equals(log) || !Files.isRegularFile(confirmLog)) {
             return JudgedCalls.NONE;
         }
         try {
-            return JudgedCalls.of(timeline, ConfirmLogFile.read(confirmLog).judgments());
+            return JudgedCalls.of(timeline, ConfirmLog.read(confirmLog).judgments());
         } catch (IOException e) {
             err.println("stretto: " + describe(e) + " (the judge's verdicts are left out)");
             return JudgedCalls.NONE;
@@ -372,11 +386,17 @@ public final class Stretto {
                 return EXIT_OK;
             }
             case "show" -> {
-                Args a = Args.parse(command, args, 1, Set.of("--json", "--help", "-h"), Set.of());
+                Args a = Args.parse(command, args, 1, Set.of("--json", "--html", "--help", "-h"), Set.of());
                 if (helpAsked(a, out, SHOW_HELP)) {
                     return EXIT_OK;
                 }
                 Path log = single(command, a, "LOG");
+                if (a.has("--html")) {
+                    if (a.has("--json")) {
+                        throw new UsageException(command, "--json and --html print different things; give one");
+                    }
+                    return ShowHtml.print(log, files, out, err, new ConsoleEngine());
+                }
                 Timeline timeline = Timeline.of(files.read(log), Timeline.TurnRule.AGENT);
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());
@@ -445,9 +465,9 @@ public final class Stretto {
                     throw new UsageException(command, "no LOG given");
                 }
                 String domain = a.values().get("--domain");
-                if (domain != null && Guards.forDomain(domain).isEmpty()) {
+                if (domain != null && !ActiveSettings.guardedDomains().contains(domain)) {
                     throw new UsageException(command, "no guards for " + domain + " (domains with guards: "
-                            + Guards.domainNames() + ")");
+                            + ActiveSettings.guardedDomainNames() + ")");
                 }
                 GuardsReport report = new GuardsReport(out, err, a.has("--json"));
                 for (SessionLog log : readAll(files, a.operands())) {
@@ -474,7 +494,7 @@ public final class Stretto {
                 if (Files.isDirectory(flow)) {
                     throw new IOException(flow + ": is a directory, not a flow");
                 }
-                new FlowShow(out).print(flow.toString(), FlowFile.read(flow));
+                new FlowShow(out).print(flow.toString(), FlowView.of(FlowFiles.read(flow)));
                 return EXIT_OK;
             }
             case "flow" -> {
@@ -486,7 +506,7 @@ public final class Stretto {
                 if (Files.isDirectory(log)) {
                     throw new IOException(log + ": is a directory, not a flow log");
                 }
-                new FlowLogPrinter(out, colour).print(log.toString(), FlowLogFile.read(log));
+                new FlowLogPrinter(out, colour).print(log.toString(), FlowLog.read(log));
                 return EXIT_OK;
             }
             default -> {
@@ -502,13 +522,13 @@ public final class Stretto {
      * The flow log the proxy wrote next to the session log {@code log}, if there is one; one that
      * cannot be read is named on {@code err} and left out.
      */
-    private static FlowLogFile flowLogBeside(Path log, PrintStream err) {
-        Path flowLog = FlowLogFile.besideSessionLog(log);
+    private static FlowLog flowLogBeside(Path log, PrintStream err) {
+        Path flowLog = FlowLog.besideSessionLog(log);
         if (!Files.isRegularFile(flowLog)) {
             return null;
         }
         try {
-            return FlowLogFile.read(flowLog);
+            return FlowLog.read(flowLog);
         } catch (IOException e) {
             err.println("stretto: " + e.getMessage() + " (the flow's runs are left out)");
             return null;

@@ -1,8 +1,9 @@
 package dev.stretto.cli.tools;
 
-import dev.stretto.proxy.flow.wire.FlowLogFile;
-import dev.stretto.proxy.judge.ConfirmLogFile;
-import dev.stretto.proxy.redact.CommandRedactor;
+import dev.stretto.proxy.ConfirmLog;
+import dev.stretto.proxy.JudgedCalls;
+import dev.stretto.proxy.Redaction;
+import dev.stretto.proxy.flow.FlowLog;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.Source;
@@ -33,20 +34,20 @@ final class TimelinePrinter {
     private final Style style;
     private final FlowLogPrinter flows;
     /** The flow's runs not printed yet, by the id of the call each followed, in log order. */
-    private final Map<String, Deque<FlowLogFile.Run>> runs = new HashMap<>();
+    private final Map<String, Deque<FlowLog.Run>> runs = new HashMap<>();
 
     TimelinePrinter(PrintStream out, boolean colour) {
         this(out, colour, null);
     }
 
     /** A printer that shows the runs of {@code flowLog} (null for none) under their calls. */
-    TimelinePrinter(PrintStream out, boolean colour, FlowLogFile flowLog) {
+    TimelinePrinter(PrintStream out, boolean colour, FlowLog flowLog) {
         this.out = out;
         this.style = new Style(colour);
         this.flows = new FlowLogPrinter(out, colour);
         if (flowLog != null) {
-            for (FlowLogFile.Run r : flowLog.runs()) {
-                runs.computeIfAbsent(FlowLogPrinter.text(r.after()), k -> new ArrayDeque<>()).add(r);
+            for (FlowLog.Run r : flowLog.runs()) {
+                runs.computeIfAbsent(r.callId(), k -> new ArrayDeque<>()).add(r);
             }
         }
     }
@@ -66,7 +67,7 @@ final class TimelinePrinter {
                 + (tl.clientName() != null ? style.dim("   client ") + tl.clientName() : ""));
         if (!h.serverCommand().isEmpty()) {
             // Redacted again: logs written by older versions may hold what they missed.
-            out.println(style.dim("server  ") + String.join(" ", CommandRedactor.redact(h.serverCommand())));
+            out.println(style.dim("server  ") + String.join(" ", Redaction.command(h.serverCommand())));
         }
         out.println();
         for (Timeline.Step step : tl.steps()) {
@@ -79,8 +80,8 @@ final class TimelinePrinter {
                 }
             }
         }
-        List<FlowLogFile.Run> unmatched = runs.values().stream().flatMap(Deque::stream)
-                .sorted(java.util.Comparator.comparing(r -> FlowLogPrinter.text(r.after()))).toList();
+        List<FlowLog.Run> unmatched = runs.values().stream().flatMap(Deque::stream)
+                .sorted(java.util.Comparator.comparing(r -> r.callId())).toList();
         if (!unmatched.isEmpty()) {
             out.println();
             out.println(style.yellow("flow runs after calls this log does not hold:"));
@@ -88,7 +89,7 @@ final class TimelinePrinter {
         }
         int byCommit = 0;
         for (Timeline.Turn t : tl.turns()) {
-            byCommit += (int) t.calls().stream().filter(c -> madeByCommit(t, c)).count();
+            byCommit += (int) t.calls().stream().filter(c -> t.commitOf(c) != null).count();
         }
         int lookups = (int) tl.calls().stream().filter(Timeline.Call::isLookup).count() - byCommit;
         List<String> own = new ArrayList<>();
@@ -101,7 +102,7 @@ final class TimelinePrinter {
         if (!judged.unplaced().isEmpty()) {
             out.println();
             out.println(style.yellow("judgments of calls not in the log:"));
-            for (ConfirmLogFile.Judged j : judged.unplaced()) {
+            for (ConfirmLog.Judged j : judged.unplaced()) {
                 out.println("           " + j.tool() + ' ' + cut(CanonicalJson.write(j.arguments())));
                 printJudgment(j, "             ");
             }
@@ -119,7 +120,7 @@ final class TimelinePrinter {
      * One judgment of the confirmation judge: its answers and verdict on one line, then the
      * values the proposal check flagged.
      */
-    private void printJudgment(ConfirmLogFile.Judged j, String prefix) {
+    private void printJudgment(ConfirmLog.Judged j, String prefix) {
         List<String> answers = new ArrayList<>();
         if (j.pYes() != null) {
             answers.add("p_yes " + CanonicalJson.formatFixed(j.pYes(), 2));
@@ -128,18 +129,13 @@ final class TimelinePrinter {
             answers.add("p_second " + CanonicalJson.formatFixed(j.pSecond(), 2) + (j.secondShadow() ? " shadow" : ""));
         }
         String shown = answers.isEmpty() ? "" : " (" + String.join(", ", answers) + ")";
-        String verdict;
-        if (j.refused()) {
-            verdict = style.red("REFUSED, no explicit agreement" + shown);
-        } else if (j.fails()) {
-            verdict = style.yellow("no explicit agreement, logged only" + shown);
-        } else if (j.skipped() != null) {
-            verdict = style.yellow("skipped: " + j.skipped());
-        } else if (j.unknown()) {
-            verdict = style.yellow("no answer: " + (j.error() == null ? "unknown" : oneLine(j.error())));
-        } else {
-            verdict = style.green("agreed" + shown);
-        }
+        String verdict = switch (j.verdict()) {
+            case REFUSED -> style.red("REFUSED, no explicit agreement" + shown);
+            case LOGGED_ONLY -> style.yellow("no explicit agreement, logged only" + shown);
+            case SKIPPED -> style.yellow("skipped: " + j.skipped());
+            case NO_ANSWER -> style.yellow("no answer: " + (j.error() == null ? "unknown" : oneLine(j.error())));
+            case AGREED -> style.green("agreed" + shown);
+        };
         out.println(prefix + "judge: " + verdict + style.dim("  word list: " + (j.wordList() ? "yes" : "no") + "  "
                 + j.ms() + " ms"));
         for (var flag : j.proposalCheck()) {
@@ -164,7 +160,7 @@ final class TimelinePrinter {
             }
             if (c.isCommit()) {
                 line.append("  ").append(style.cyan("COMMIT"));
-            } else if (madeByCommit(turn, c)) {
+            } else if (turn.commitOf(c) != null) {
                 line.append("  ").append(style.cyan("BY COMMIT"));
             } else if (c.isLookup()) {
                 line.append("  ").append(style.yellow("LOOKUP"));
@@ -176,7 +172,7 @@ final class TimelinePrinter {
             }
             out.println(line);
             String prefix = "             ";
-            for (ConfirmLogFile.Judged j : judged.of(c)) {
+            for (ConfirmLog.Judged j : judged.of(c)) {
                 printJudgment(j, prefix);
             }
             if (c.result() != null && c.isCommit()) {
@@ -195,27 +191,11 @@ final class TimelinePrinter {
             } else {
                 out.println(prefix + style.yellow("no answer"));
             }
-            Deque<FlowLogFile.Run> followed = c.from() == Source.CLIENT ? runs.get(c.id()) : null;
+            Deque<FlowLog.Run> followed = c.from() == Source.CLIENT ? runs.get(c.id()) : null;
             if (followed != null && !followed.isEmpty()) {
                 flows.printRun(followed.poll(), prefix, "flow ");
             }
         }
-    }
-
-    /** Whether {@code c} is a call the proxy made for a stretto_commit of its turn still running then. */
-    private static boolean madeByCommit(Timeline.Turn turn, Timeline.Call c) {
-        if (!c.isLookup()) {
-            return false;
-        }
-        for (Timeline.Call k : turn.calls()) {
-            if (k == c) {
-                return false;
-            }
-            if (k.isCommit() && k.sentMs() <= c.sentMs() && (k.result() == null || k.result().tMs() >= c.sentMs())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private String time(long tMs) {

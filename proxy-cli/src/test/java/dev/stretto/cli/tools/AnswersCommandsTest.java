@@ -4,20 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.stretto.proxy.oracle.Answer;
-import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.Response;
-import dev.stretto.proxy.oracle.TokenUsage;
+import dev.stretto.cli.CachedAnswers;
+import dev.stretto.proxy.AnswerCache;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,15 +46,22 @@ class AnswersCommandsTest {
         return withInput("", args);
     }
 
-    private static Response noul(String model, double p) {
-        return Response.of(model, Map.of("confirmed", new Answer.Noul(p)), new TokenUsage(10, 1));
+    private static String noul(String model, double p) {
+        return CachedAnswers.response().noul("confirmed", p).json(model, 10, 1);
     }
 
-    private OracleCache cacheWithTwoAnswers() {
-        OracleCache cache = new OracleCache(dir.resolve("cache"));
-        cache.put(B, noul("jev-1.13.0", 0.5));
-        cache.put(A, noul("mock", 0.25));
+    private Path cacheWithTwoAnswers() throws IOException {
+        Path cache = dir.resolve("cache");
+        CachedAnswers.put(cache, B, noul("jev-1.13.0", 0.5));
+        CachedAnswers.put(cache, A, noul("mock", 0.25));
         return cache;
+    }
+
+    /** The cache's answers as export lines, read through the API. */
+    private static List<String> answers(Path cache) throws IOException {
+        StringWriter out = new StringWriter();
+        AnswerCache.at(cache).exportTo(out);
+        return out.toString().lines().toList();
     }
 
     private static final String EXPORTED = "{\"key\":\"" + A + "\",\"response\":{\"model\":\"mock\",\"answers\":{\"confirmed\":"
@@ -65,7 +70,7 @@ class AnswersCommandsTest {
             + "{\"type\":\"noul\",\"noul\":0.5}},\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n";
 
     @Test
-    void exportWritesOneLinePerAnswerSortedByKey() {
+    void exportWritesOneLinePerAnswerSortedByKey() throws Exception {
         cacheWithTwoAnswers();
         Run r = run("export-answers", "--oracle-cache", dir.resolve("cache").toString());
         assertEquals(0, r.status(), r.err());
@@ -85,30 +90,32 @@ class AnswersCommandsTest {
         Run imported = run("import-answers", "--oracle-cache", dir.resolve("copy").toString(), file.toString());
         assertEquals(0, imported.status(), imported.err());
         assertEquals("stretto: imported 2 answers into " + dir.resolve("copy") + "\n", imported.err());
-        OracleCache copy = new OracleCache(dir.resolve("copy"));
-        assertEquals(List.of(A, B), copy.keys());
-        assertEquals(Files.readString(dir.resolve("cache/69/" + B + ".json")), Files.readString(copy.fileOf(B)));
+        assertEquals(EXPORTED.lines().toList(), answers(dir.resolve("copy")));
+        assertEquals(Files.readString(dir.resolve("cache/69/" + B + ".json")),
+                Files.readString(CachedAnswers.fileOf(dir.resolve("copy"), B)));
     }
 
     @Test
     void importReadsStandardInputAndKeepsAnswersAlreadyThere() throws Exception {
-        OracleCache cache = new OracleCache(dir.resolve("cache"));
-        cache.put(B, noul("local", 0.9));
-        Run r = withInput("\n" + EXPORTED + "\n", "import-answers", "--oracle-cache", dir.resolve("cache").toString());
+        Path cache = dir.resolve("cache");
+        CachedAnswers.put(cache, B, noul("local", 0.9));
+        Run r = withInput("\n" + EXPORTED + "\n", "import-answers", "--oracle-cache", cache.toString());
         assertEquals(0, r.status(), r.err());
-        assertEquals("stretto: imported 1 answer into " + dir.resolve("cache") + ", kept the 1 already there\n", r.err());
-        assertEquals(Optional.of(noul("local", 0.9)), cache.find(B));
-        assertEquals(Optional.of(noul("mock", 0.25)), cache.find(A));
+        assertEquals("stretto: imported 1 answer into " + cache + ", kept the 1 already there\n", r.err());
+        // A comes from the import; B is the answer the cache held, exported in the service's order.
+        assertEquals(List.of(EXPORTED.lines().findFirst().orElseThrow(), "{\"key\":\"" + B + "\",\"response\":{"
+                + "\"model\":\"local\",\"answers\":{\"confirmed\":{\"type\":\"noul\",\"noul\":0.9}},\"usage\":"
+                + "{\"input_tokens\":10,\"output_tokens\":1}}}"), answers(cache));
     }
 
     @Test
     void anEntryThatCannotBeReadIsReplacedOnImport() throws Exception {
-        OracleCache cache = new OracleCache(dir.resolve("cache"));
-        Files.createDirectories(cache.fileOf(B).getParent());
-        Files.writeString(cache.fileOf(B), "{");
-        Run r = withInput(EXPORTED, "import-answers", "--oracle-cache", dir.resolve("cache").toString(), "-");
+        Path cache = dir.resolve("cache");
+        Files.createDirectories(CachedAnswers.fileOf(cache, B).getParent());
+        Files.writeString(CachedAnswers.fileOf(cache, B), "{");
+        Run r = withInput(EXPORTED, "import-answers", "--oracle-cache", cache.toString(), "-");
         assertEquals(0, r.status(), r.err());
-        assertEquals(Optional.of(noul("jev-1.13.0", 0.5)), cache.find(B));
+        assertEquals(EXPORTED.lines().toList(), answers(cache));
     }
 
     @Test
@@ -133,12 +140,13 @@ class AnswersCommandsTest {
 
     @Test
     void exportLeavesOutAnEntryThatCannotBeReadAndSaysSo() throws Exception {
-        OracleCache cache = cacheWithTwoAnswers();
-        Files.writeString(cache.fileOf(B), "{\"model\":");
+        Path cache = cacheWithTwoAnswers();
+        Files.writeString(CachedAnswers.fileOf(cache, B), "{\"model\":");
         Run r = run("export-answers", "--oracle-cache", dir.resolve("cache").toString());
         assertEquals(1, r.status());
         assertEquals(EXPORTED.lines().toList().getFirst() + "\n", r.out());
-        assertTrue(r.err().startsWith("stretto: the oracle cache entry " + cache.fileOf(B) + " is not an answer: "), r.err());
+        assertTrue(r.err().startsWith("stretto: the oracle cache entry " + CachedAnswers.fileOf(cache, B)
+                + " is not an answer: "), r.err());
         assertTrue(r.err().endsWith("; left out\nstretto: exported 1 answer to standard output,"
                 + " left out 1 that could not be read\n"), r.err());
     }

@@ -3,10 +3,9 @@ package dev.stretto.cli.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.stretto.cli.evaluate.Estimates;
-import dev.stretto.cli.evaluate.LabelledDecision;
-import dev.stretto.cli.evaluate.LabelledLogs;
-import dev.stretto.cli.evaluate.Target;
+import dev.stretto.proxy.flow.Estimates;
+import dev.stretto.proxy.flow.Evaluation;
+import dev.stretto.proxy.flow.EvaluationTarget;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -55,6 +54,11 @@ class EvaluateCommandTest {
                 + ",\"site\":\"" + site + "\"" + (tool == null ? "" : ",\"tool\":\"" + tool + "\"") + "}";
     }
 
+    /** The estimates of one target over every decision of {@code log}, through the API. */
+    private static Estimates estimates(Path log, String target) throws Exception {
+        return Evaluation.of(List.of(log), List.of(EvaluationTarget.parse(target))).targets().getFirst().all();
+    }
+
     private Path smallLog() throws Exception {
         String s1 = option("L1", 0.8, 0.6, 0.9) + "," + option("L2", 0.4, 0.3, 0.5);
         String s2 = option("L3", 0.2, 0.5, 0.8);
@@ -70,9 +74,9 @@ class EvaluateCommandTest {
 
     @Test
     void theFourEstimatorsOfAHabitTargetAreTheHandComputedOnes() throws Exception {
-        List<LabelledDecision> d = LabelledLogs.read(smallLog());
-        assertEquals(4, d.size());
-        Estimates e = Estimates.of(Target.parse("h=habit@0.3"), d, d);
+        Evaluation evaluation = Evaluation.of(List.of(smallLog()), List.of(EvaluationTarget.parse("h=habit@0.3")));
+        assertEquals(4, evaluation.decisions());
+        Estimates e = evaluation.targets().getFirst().all();
         // The habit target takes L1 at s1 (0.6 >= 0.3, 0.6 * 0.9 >= 0.3) and L3 at s2 (0.5 * 0.8 >= 0.3).
         // Weights: A 1/0.8 = 1.25 (L1 was taken), B 0, C 0 (handed back), D 1/0.2 = 5.
         assertEquals(0, e.unsupported());
@@ -106,8 +110,7 @@ class EvaluateCommandTest {
 
     @Test
     void aReachTargetHandsBackBelowTheThresholdAndIsWeightedWhereTheLogDidToo() throws Exception {
-        List<LabelledDecision> d = LabelledLogs.read(smallLog());
-        Estimates e = Estimates.of(Target.parse("r=reach@0.3"), d, d);
+        Estimates e = estimates(smallLog(), "r=reach@0.3");
         // L1 at s1 (0.72 beats 0.2); at s2 L3's 0.2 is below 0.3: hand back. Weights 1.25, 0, 1.25, 0.
         assertEquals(2.0, e.ess(), 1e-12);
         assertEquals(new Estimates.Estimate(0.5, Math.sqrt(1.0 / 3) / 2), e.metrics().get(0).direct());
@@ -157,10 +160,7 @@ class EvaluateCommandTest {
         Path log = Files.writeString(tmp.resolve("u.flow.jsonl"), decision(1, "s1", "L2", "L2", 1.0,
                 option("L1", 0.0, 0.9, 0.9) + "," + option("L2", 0.5, 0.1, 0.9),
                 label(true, false, true) + "," + label(false, false, false)) + "\n");
-        List<LabelledDecision> d = LabelledLogs.read(log);
-        assertEquals(0.0, d.getFirst().propensityOf(0));
-        assertEquals(1.0, d.getFirst().propensityOf(1));
-        assertEquals(1, Estimates.of(Target.parse("h=habit@0.3"), d, d).unsupported());
+        assertEquals(1, estimates(log, "h=habit@0.3").unsupported());
     }
 
     @Test

@@ -3,13 +3,12 @@ package dev.stretto.cli.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.proxy.flow.model.Flow;
-import dev.stretto.proxy.flow.model.Promoted;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.proxy.flow.FlowFiles;
+import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.testing.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,11 +83,14 @@ class FlowShowTest {
 
     @Test
     void aPromotedFlowShowsItsBarAndEachSitesRecord(@TempDir Path tmp) throws Exception {
-        Flow shop = FlowFile.read(Fixtures.file("home/shop.flow.json"));
+        // The shop flow with a promotion record, as the file holds one.
+        ObjectNode shop = (ObjectNode) CanonicalJson.parse(Files.readString(Fixtures.file("home/shop.flow.json")));
+        shop.set("promoted", CanonicalJson.parse("{\"bar\":{\"threshold\":0.3,\"min_used\":0.7,\"min_lower\":0.5,"
+                + "\"min_tasks\":3},\"sites\":{\"get_user_details\":{\"decisions\":12,\"lookups\":12,\"used\":12,"
+                + "\"tasks\":6,\"lower\":0.816,\"promoted\":true},\"get_order_details\":{\"decisions\":39,\"lookups\":18,"
+                + "\"used\":9,\"tasks\":6,\"lower\":0.31,\"promoted\":false}}}"));
         Path file = tmp.resolve("promoted.flow.json");
-        FlowFile.write(shop.withPromoted(new Promoted(new Promoted.Bar(0.3, 0.7, 0.5, 3), Map.of(
-                "get_user_details", new Promoted.SiteScore(12, 12, 12, 6, 0.8160, true),
-                "get_order_details", new Promoted.SiteScore(39, 18, 9, 6, 0.31, false)))), file);
+        FlowFiles.write(FlowFiles.parse(CanonicalJson.write(shop)), file);
         StrettoTest.Run r = run("flow-show", file.toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().endsWith("\nPromotion: acts only after calls at promoted sites. The bar: lookups used at"

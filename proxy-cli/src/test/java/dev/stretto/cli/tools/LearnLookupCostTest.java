@@ -3,8 +3,8 @@ package dev.stretto.cli.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.FlowFiles;
+import dev.stretto.proxy.flow.FlowView;
 import dev.stretto.trace.testing.Fixtures;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -77,35 +77,38 @@ class LearnLookupCostTest {
         id[0]++;
     }
 
-    private static Flow learn(Path logs, Path out, String cost, int sites) throws Exception {
+    private static FlowView learn(Path logs, Path out, String cost, int sites) throws Exception {
         LearnCommandTest.Run r = LearnCommandTest.run("learn", "--sessions", logs.toString(), "--domain", "shop",
                 "--out", out.toString(), "--habit-only", "--lookup-cost", cost);
         assertEquals(0, r.status(), r.err());
         assertTrue(r.err().contains("stretto: thresholds of " + sites + " sites, a wasted lookup costing " + cost
                 + " turns saved, from the flows of 5 folds served on the others: "), r.err());
-        return FlowFile.read(out);
+        return FlowView.of(FlowFiles.read(out));
     }
 
     @Test
     void aSiteWhoseLookupIsUsedHalfTheTimeKeepsItWhenAWasteCostsLessThanATurnAndIsSwitchedOffWhenMore(
             @TempDir Path tmp) throws Exception {
         Path logs = shop(tmp);
-        Flow cheap = learn(logs, tmp.resolve("cheap.flow.json"), "0.5", 2);
-        Flow dear = learn(logs, tmp.resolve("dear.flow.json"), "2", 2);
+        FlowView cheap = learn(logs, tmp.resolve("cheap.flow.json"), "0.5", 2);
+        FlowView dear = learn(logs, tmp.resolve("dear.flow.json"), "2", 2);
         assertEquals(2, cheap.format());
         assertEquals(2, dear.format());
-        assertEquals(0.3, cheap.thresholds().get("find_user_id_by_email"));
-        assertEquals(dev.stretto.cli.learn.ThresholdTuning.OFF, dear.thresholds().get("find_user_id_by_email"));
+        assertEquals(0.3, cheap.deciding().thresholds().get("find_user_id_by_email"));
+        // Switched off: any threshold above 1.
+        assertEquals(2.0, dear.deciding().thresholds().get("find_user_id_by_email"));
         // After the details, the first order: always used, so the default stays (lower ones make the same lookups).
-        assertEquals(0.3, cheap.thresholds().get("get_user_details"));
-        assertEquals(Map.of(), learnPlain(logs, tmp.resolve("plain.flow.json")).thresholds());
+        assertEquals(0.3, cheap.deciding().thresholds().get("get_user_details"));
+        FlowView plain = learnPlain(logs, tmp.resolve("plain.flow.json"));
+        assertEquals(Map.of(), plain.deciding().thresholds());
+        assertEquals(1, plain.format());
     }
 
-    private static Flow learnPlain(Path logs, Path out) throws Exception {
+    private static FlowView learnPlain(Path logs, Path out) throws Exception {
         LearnCommandTest.Run r = LearnCommandTest.run("learn", "--sessions", logs.toString(), "--domain", "shop",
                 "--out", out.toString(), "--habit-only");
         assertEquals(0, r.status(), r.err());
-        return FlowFile.read(out);
+        return FlowView.of(FlowFiles.read(out));
     }
 
     @Test
@@ -118,14 +121,20 @@ class LearnLookupCostTest {
         assertTrue(r.err().contains("stretto: thresholds of 3 sites, a wasted lookup costing 1 turns saved, from the"
                 + " flows of 5 folds served on the others: 18 lookups the agent made and 0 it did not (at the default"
                 + " threshold 18 and 0)\n"), r.err());
-        Flow tuned = FlowFile.read(out);
-        Flow reference = FlowFile.read(Fixtures.file("home/shop.flow.json"));
-        assertEquals(reference.habit(), tuned.habit());
-        assertEquals(reference.reach(), tuned.reach());
-        assertEquals(reference.bindings(), tuned.bindings());
+        FlowView tuned = FlowView.of(FlowFiles.read(out));
+        FlowView reference = FlowView.of(FlowFiles.read(Fixtures.file("home/shop.flow.json")));
+        assertEquals(reference.tools(), tuned.tools());
         assertEquals(reference.sites(), tuned.sites());
+        assertEquals(reference.lookups(), tuned.lookups());
         assertEquals(Map.of("find_user_id_by_email", 0.3, "get_order_details", 0.3, "get_user_details", 0.3),
-                tuned.thresholds());
+                tuned.deciding().thresholds());
+        // The rest of the file is the reference's: what was written without the thresholds is its text.
+        String written = Files.readString(out, StandardCharsets.UTF_8);
+        String expected = Files.readString(Fixtures.file("home/shop.flow.json"), StandardCharsets.UTF_8);
+        String withoutThresholds = written.replaceFirst(",\"thresholds\":\\{[^}]*\\}", "")
+                .replaceFirst("\"stretto_flow\":2", "\"stretto_flow\":1")
+                .replaceFirst("\"compiled_unix_ms\":\\d+", "\"compiled_unix_ms\":0");
+        assertEquals(expected.replaceFirst("\"compiled_unix_ms\":\\d+", "\"compiled_unix_ms\":0"), withoutThresholds);
     }
 
     @Test

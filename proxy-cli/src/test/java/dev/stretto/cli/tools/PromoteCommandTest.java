@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.cli.ProxyReplay;
-import dev.stretto.cli.promote.Wilson;
-import dev.stretto.proxy.flow.file.FlowFile;
-import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.FlowFiles;
+import dev.stretto.proxy.flow.FlowLog;
+import dev.stretto.proxy.flow.FlowView;
+import dev.stretto.proxy.flow.Promoted;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.testing.Fixtures;
 import java.io.IOException;
@@ -20,8 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code stretto promote} on shadow sessions of the shop flow: the six shop sessions with the
- * flow logs of a shadow run beside them ({@link ShadowRecording}). In each, the agent looks the
+ * {@code stretto promote} on shadow sessions of the shop flow: the six shop sessions (promote
+ * reads the session logs of a directory; the flow logs a shadow run leaves beside them are
+ * skipped, and proxy-core's {@code ShadowPromotionTest} promotes them with those). In each, the agent looks the
  * customer up by email, gets the user's details, then both orders (c1 to c3 send the two order
  * lookups in one turn, c4 to c6 in two), and c1, c3, c5 and c6 then cancel one.
  */
@@ -47,13 +49,15 @@ class PromoteCommandTest {
                 }
             }
         }
-        Path dir = tmp.resolve("shadow");
-        ShadowRecording.write(FlowFile.read(SHOP_FLOW), logs, dir);
+        Path dir = Files.createDirectories(tmp.resolve("shadow"));
+        for (Path log : logs) {
+            Files.copy(log, dir.resolve(log.getFileName()));
+        }
         return dir;
     }
 
     private static String site(String name, int decisions, int lookups, int used, int tasks) {
-        double lower = Wilson.lower(used, lookups);
+        double lower = Promoted.lowerBound(used, lookups);
         boolean promoted = lookups > 0 && (double) used / lookups >= 0.7 && lower >= 0.5 && tasks >= 3;
         return "\"" + name + "\":{\"decisions\":" + decisions + ",\"lookups\":" + lookups + ",\"used\":" + used
                 + ",\"tasks\":" + tasks + ",\"lower\":" + dev.stretto.trace.json.CanonicalJson.formatDouble(lower)
@@ -66,20 +70,6 @@ class PromoteCommandTest {
         String promoted = ",\"promoted\":{" + BAR + ",\"sites\":{" + String.join(",", sites) + "}}";
         int at = flow.indexOf(",\"contracts\":");
         return flow.substring(0, at) + promoted + flow.substring(at);
-    }
-
-    @Test
-    void theShadowRunsLoggedOneShadowDecisionPerAgentCall() throws Exception {
-        Path dir = shadow("14457");
-        List<String> lines = Files.readAllLines(dir.resolve("20260928T020400.548Z-14457.flow.jsonl"));
-        // c1 makes five calls, each followed by one decision and its run line.
-        assertEquals(10, lines.size());
-        assertTrue(lines.getFirst().startsWith("{\"action\":\"lookup\",\"address\":\"decide#0\",\"after\":3,"
-                + "\"arguments\":{\"user_id\":\"user_1\"}"), lines.getFirst());
-        assertTrue(lines.getFirst().endsWith(",\"shadow\":true,\"site\":\"find_user_id_by_email\","
-                + "\"tool\":\"get_user_details\"}"), lines.getFirst());
-        assertEquals("{\"after\":3,\"run\":{\"call\":\"find_user_id_by_email\",\"failed\":false,\"max_lookups\":8,"
-                + "\"sites\":[[\"decide#0\",0,0.0]],\"surprise\":-0.0}}", lines.get(1));
     }
 
     @Test
@@ -114,9 +104,9 @@ class PromoteCommandTest {
         assertTrue(md.contains("| `cancel_pending_order` | 4 | 0 | 0 | - | 0 | 0.0000 | no: no lookups |\n"), md);
         assertTrue(md.endsWith("\n3 of 4 sites promoted. After a call at any other site the promoted flow hands back"
                 + " (the site is not promoted).\n"), md);
-        Flow promoted = FlowFile.read(out);
-        assertTrue(promoted.promoted().promotes("get_user_details"));
-        assertEquals(false, promoted.promoted().promotes("cancel_pending_order"));
+        Promoted promoted = FlowView.of(FlowFiles.read(out)).promoted();
+        assertTrue(promoted.promotes("get_user_details"));
+        assertEquals(false, promoted.promotes("cancel_pending_order"));
     }
 
     @Test
@@ -139,8 +129,6 @@ class PromoteCommandTest {
 
     @Test
     void threeLookupsAllUsedHaveTheWilsonLowerBoundOfTheReference() throws Exception {
-        assertEquals(0.5258044340133321, Wilson.lower(3, 3));
-        assertEquals(0.0, Wilson.lower(0, 0));
         Path dir = shadow("14540", "14565", "14594");
         Path out = tmp.resolve("promoted.flow.json");
         StrettoTest.Run r = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out", out.toString(),
@@ -268,8 +256,8 @@ class PromoteCommandTest {
      * them through stretto-proxy {@code --flow shop.flow.json --flow-shadow --record DIR} in front
      * of {@code stretto-mcp-demo --world retail}, then promoted with both scorings. A shadow flow
      * changes nothing on the wire, so the proxy records the sessions the reference recorded, and
-     * promote scores them as it scores the shop logs above; the flow logs the proxy wrote are the
-     * shadow decisions {@link ShadowRecording} makes over the recorded logs.
+     * promote scores them as it scores the shop logs above; the flow log the proxy wrote beside
+     * each holds a shadow decision after each of the agent's calls, and made no lookup.
      */
     @Test
     void promotesSessionsTheProxyRecordedInShadowInFrontOfTheRetailDemo() throws Exception {
@@ -288,13 +276,16 @@ class PromoteCommandTest {
         }
         List<Path> recorded = SessionLog.logFiles(dir);
         assertEquals(6, recorded.size());
-        Path offline = tmp.resolve("offline");
-        ShadowRecording.write(FlowFile.read(SHOP_FLOW), recorded, offline);
+        int decisions = 0;
         for (Path log : recorded) {
-            String flowLog = log.getFileName().toString().replace(".jsonl", ".flow.jsonl");
-            assertEquals(withoutMs(Files.readAllLines(offline.resolve(flowLog))), withoutMs(Files.readAllLines(
-                    dir.resolve(flowLog))), "the proxy's shadow decisions in " + flowLog);
+            FlowLog flowLog = FlowLog.read(FlowLog.besideSessionLog(log));
+            for (FlowLog.Run run : flowLog.runs()) {
+                assertEquals(0, run.lookupsMade(), "a shadow run looks nothing up");
+                assertTrue(run.decisions().stream().allMatch(FlowLog.Decided::shadow), run.toString());
+                decisions += run.decisions().size();
+            }
         }
+        assertEquals(6 + 6 + 12 + 4, decisions, "one decision after each of the agent's 28 calls");
 
         Path chained = tmp.resolve("chained.flow.json");
         StrettoTest.Run c = run("promote", "--flow", SHOP_FLOW.toString(), "--sessions", dir.toString(), "--out",
@@ -315,9 +306,5 @@ class PromoteCommandTest {
                 site("find_user_id_by_email", 6, 6, 6, 6),
                 site("get_order_details", 12, 6, 6, 6),
                 site("get_user_details", 6, 6, 6, 6)), Files.readString(single, StandardCharsets.UTF_8));
-    }
-
-    private static List<String> withoutMs(List<String> lines) {
-        return lines.stream().map(l -> l.replaceFirst(",\"ms\":[0-9]+,", ",\"ms\":_,")).toList();
     }
 }

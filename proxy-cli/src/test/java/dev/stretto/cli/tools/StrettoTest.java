@@ -205,8 +205,8 @@ class StrettoTest {
         assertTrue(help.out().contains("Examples:\n  stretto sessions "), help.out());
         // Its exit statuses are the log commands'; the others have their own.
         assertTrue(help.out().contains("show, episode, manifest, sessions and guards exit as below; init, learn,\n"
-                + "promote, redact, export-answers, import-answers, flow, flow-show and evaluate say\nhow in their --help.\n"
-                + "Exit status:\n"), help.out());
+                + "promote, redact, export-answers, import-answers, flow, flow-show, evaluate and\nconsole say how in"
+                + " their --help.\nExit status:\n"), help.out());
     }
 
     @ParameterizedTest

@@ -1,10 +1,16 @@
 package dev.stretto.proxy.active;
 
 import dev.stretto.proxy.ActiveSettings;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.FlowSettings;
+import dev.stretto.proxy.JudgeSettings;
+import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.flow.DeciderKind;
+import dev.stretto.proxy.flow.decide.Exploration;
+import dev.stretto.proxy.flow.run.FlowOptions;
 import dev.stretto.proxy.flow.run.ServedFlow;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.oracle.Oracle;
+import dev.stretto.proxy.oracle.OracleHandle;
 import java.nio.file.Path;
 
 /**
@@ -60,25 +66,50 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
 
     /**
      * The active mode of {@code settings}: themselves when they are an {@code ActiveMode}, else
-     * their guards, commit tool and conversation file, checked as {@link ActiveSettings.Builder}
-     * checks them.
+     * their switches, checked as {@link ActiveSettings.Builder} checks them, with the flow, the
+     * judge and the oracle of {@link ActiveSettings.Switches} made into the session's own.
      *
-     * @throws IllegalArgumentException when nothing is switched on, or the guards' domain has none
+     * @throws IllegalArgumentException when nothing is switched on, the guards' domain has none,
+     *                                  an arbiter or a judge lacks the oracle, a judge lacks the
+     *                                  guards or the conversation, or the oracle was not opened
+     *                                  by {@code OracleSettings.open()}
      */
     public static ActiveMode of(ActiveSettings settings) {
         if (settings instanceof ActiveMode mode) {
             return mode;
         }
-        ActiveSettings.Builder checked = ActiveSettings.builder().commit(settings.commit());
-        if (settings.guards() != null) {
-            checked.guards(settings.guards());
+        ActiveSettings.Switches switches = settings instanceof ActiveSettings.Switches s ? s
+                : new ActiveSettings.Switches(settings.guards(), settings.commit(), settings.context());
+        OracleHandle oracle = switches.oracle() == null ? null : OracleHandle.of(switches.oracle());
+        return new ActiveMode(switches.guards() == null ? null : Guards.forDomain(switches.guards()).orElseThrow(),
+                switches.commit(), switches.context(), served(switches.flow()), oracle == null ? null : oracle.oracle(),
+                judge(switches.judge(), oracle));
+    }
+
+    /** The flow as the session serves it; checked when its settings were made. */
+    private static ServedFlow served(FlowSettings settings) {
+        if (settings == null) {
+            return null;
         }
-        if (settings.context() != null) {
-            checked.context(settings.context());
+        Exploration exploration = settings.exploreEpsilon() == null ? null
+                : new Exploration(settings.exploreEpsilon(), settings.exploreSeed());
+        FlowOptions options = new FlowOptions(settings.threshold(), settings.decider(), settings.perCall(),
+                settings.perSession(), settings.questions(), settings.tools(), settings.shadow(), exploration,
+                settings.taskId());
+        try {
+            return ServedFlow.of(dev.stretto.proxy.flow.model.Flow.of(settings.flow()), settings.source(), options,
+                    settings.log());
+        } catch (ProxyStartException e) {
+            throw new IllegalStateException("checked when the flow's settings were made: " + e.getMessage(), e);
         }
-        checked.build();
-        return new ActiveMode(settings.guards() == null ? null : Guards.forDomain(settings.guards()).orElseThrow(),
-                settings.commit(), settings.context());
+    }
+
+    /** The judge as the session runs it, naming the oracle's model in its questions. */
+    private static ConfirmJudge judge(JudgeSettings settings, OracleHandle oracle) {
+        if (settings == null) {
+            return null;
+        }
+        return new ConfirmJudge(settings, oracle.model(), settings.log());
     }
 
     /** The name of the guards' domain, or null for none. */

@@ -92,7 +92,7 @@ public final class ActiveSession {
         }
         ConfirmJudge j = mode.judge();
         if (j != null) {
-            checks.add(new JudgeCheck(mode.policy(), new Judge(j.settings()), mode.oracle(),
+            checks.add(new JudgeCheck(mode.policy(), new Judge(j.settings(), j.model()), mode.oracle(),
                     j.log() == null ? null : new SideLogWriter(j.log(), "confirm log"), ticker));
         }
         return checks;

@@ -1,6 +1,6 @@
 package dev.stretto.proxy.active;
 
-import dev.stretto.proxy.judge.JudgeSettings;
+import dev.stretto.proxy.JudgeSettings;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -10,20 +10,22 @@ import java.util.Objects;
  * confirmation, so it needs the guards; the conversation ({@code --context}) to judge by; and
  * the session's oracle ({@link ActiveMode#oracle()}) to ask.
  *
- * @param settings how it judges (mode, threshold, second question, question budget, model)
+ * @param settings how it judges (mode, threshold, second question, question budget)
+ * @param model    the model id its questions name: the session's oracle's
  * @param log      the confirm log ({@code --confirm-log FILE}; a leading {@code ~} is the home
  *                 directory), or null for {@code <session>.confirm.jsonl} next to the session
  *                 log when the session is recorded, and no confirm log otherwise
  */
-public record ConfirmJudge(JudgeSettings settings, Path log) {
+public record ConfirmJudge(JudgeSettings settings, String model, Path log) {
 
-    /** @throws NullPointerException if the settings are null */
+    /** @throws NullPointerException if the settings or the model are null */
     public ConfirmJudge {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(model, "model");
     }
 
     /** This judge with its judgments logged to {@code file} instead. */
     public ConfirmJudge withLog(Path file) {
-        return new ConfirmJudge(settings, file);
+        return new ConfirmJudge(settings, model, file);
     }
 }

@@ -2,12 +2,12 @@ package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.guard.Rule;
 import dev.stretto.proxy.guard.Verdict;
 import dev.stretto.proxy.judge.Consultation;
 import dev.stretto.proxy.judge.Judge;
-import dev.stretto.proxy.judge.JudgeSettings;
 import dev.stretto.proxy.judge.Judgment;
 import dev.stretto.proxy.judge.Reply;
 import dev.stretto.proxy.oracle.Oracle;
@@ -138,7 +138,7 @@ final class JudgeCheck implements CallCheck {
      */
     static void warmUp() {
         JsonNode none = JsonNodeFactory.instance.objectNode();
-        Judge scratch = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG));
+        Judge scratch = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), "warm-up");
         Episode empty = new Episode("warm-up", "warm-up", 0, "warm-up", "warm-up", 0.0, List.of());
         Consultation c = scratch.consult(empty, "x", none, false);
         scratch.conclude(c, List.of(new Reply.Failed("warm-up")), 0).logLine();

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.judge;
 
+import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.oracle.Question;
 
 /**
@@ -49,5 +50,13 @@ public final class ConfirmQuestions {
                             + " for information."));
 
     private ConfirmQuestions() {
+    }
+
+    /** The second question ({@code --confirm-second}), word for word; its id is {@link JudgeSettings.Second#id()}. */
+    public static Question.Noul second(JudgeSettings.Second which) {
+        return switch (which) {
+            case PROPOSED -> PROPOSED;
+            case DESCRIBED -> DESCRIBED;
+        };
     }
 }

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.ConfirmLog;
 import dev.stretto.proxy.oracle.Request;
 import java.util.List;
 import java.util.Objects;
@@ -20,7 +21,7 @@ import java.util.Objects;
  * @param proposalCheck the values {@link ProposalCheck} flags
  */
 public record Consultation(String tool, JsonNode arguments, boolean wordList, Exchange exchange, Request confirmed,
-                           Request second, String skipped, List<ProposalCheck.Flag> proposalCheck) {
+                           Request second, String skipped, List<ConfirmLog.Flag> proposalCheck) {
 
     /** The reason logged as {@code skipped} when the session's questions are used up. */
     public static final String BUDGET_SPENT = "the session's question budget is spent";

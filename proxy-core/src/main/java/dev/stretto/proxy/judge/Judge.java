@@ -1,6 +1,7 @@
 package dev.stretto.proxy.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.oracle.Answer;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.trace.episode.Episode;
@@ -29,18 +30,30 @@ import java.util.Objects;
 public final class Judge {
 
     private final JudgeSettings settings;
+    private final String model;
     // The session's remaining questions. Actor thread only.
     private int questionsLeft;
 
-    /** A judge with a fresh question budget. */
-    public Judge(JudgeSettings settings) {
+    /**
+     * A judge with a fresh question budget.
+     *
+     * @param settings how it judges (the settings a session was given)
+     * @param model    the model id its requests name (the oracle's); part of each cache key
+     */
+    public Judge(JudgeSettings settings, String model) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.model = Objects.requireNonNull(model, "model");
         this.questionsLeft = settings.questions();
     }
 
     /** The settings. */
     public JudgeSettings settings() {
         return settings;
+    }
+
+    /** The model id its requests name. */
+    public String model() {
+        return model;
     }
 
     /** How many questions the session may still ask. */
@@ -62,9 +75,9 @@ public final class Judge {
     public Consultation consult(Episode episode, String tool, JsonNode arguments, boolean wordList) {
         Exchange exchange = Exchange.of(episode);
         JsonNode state = exchange.state(tool, arguments);
-        Request confirmed = Request.of(settings.model(), state, ConfirmQuestions.CONFIRMED_ID, ConfirmQuestions.CONFIRMED);
-        SecondQuestion s = settings.second();
-        Request second = s == null ? null : Request.of(settings.model(), state, s.id(), s.question());
+        Request confirmed = Request.of(model, state, ConfirmQuestions.CONFIRMED_ID, ConfirmQuestions.CONFIRMED);
+        JudgeSettings.Second s = settings.second();
+        Request second = s == null ? null : Request.of(model, state, s.id(), ConfirmQuestions.second(s));
         int needed = second == null ? 1 : 2;
         String skipped = null;
         if (questionsLeft < needed) {

@@ -3,6 +3,7 @@ package dev.stretto.proxy.judge;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.proxy.ConfirmLog;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.Objects;
 
@@ -61,7 +62,7 @@ public record Judgment(Consultation consultation, boolean enforced, boolean seco
         line.put("word_list", c.wordList());
         line.put("enforced", enforced);
         ArrayNode flags = line.putArray("proposal_check");
-        for (ProposalCheck.Flag f : c.proposalCheck()) {
+        for (ConfirmLog.Flag f : c.proposalCheck()) {
             ObjectNode flag = flags.addObject();
             flag.put("argument", f.argument());
             flag.set("value", f.value());

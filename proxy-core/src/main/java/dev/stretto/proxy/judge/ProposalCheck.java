@@ -1,6 +1,7 @@
 package dev.stretto.proxy.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.ConfirmLog;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.json.CanonicalJson;
@@ -33,26 +34,6 @@ public final class ProposalCheck {
 
     private static final int MIN_NAMING_CHARS = 4;
 
-    /**
-     * A value the check flags.
-     *
-     * @param argument the argument's name
-     * @param value    the value, as the call passes it
-     */
-    public record Flag(String argument, JsonNode value) {
-        /** @throws NullPointerException if either is null */
-        public Flag {
-            Objects.requireNonNull(argument, "argument");
-            value = value.deepCopy();
-        }
-
-        /** The value; a copy, since JSON trees are mutable. */
-        @Override
-        public JsonNode value() {
-            return value.deepCopy();
-        }
-    }
-
     private ProposalCheck() {
     }
 
@@ -63,19 +44,19 @@ public final class ProposalCheck {
      * @param arguments the call's arguments
      * @param exchange  the customer's last message and the agent's proposal before it
      */
-    public static List<Flag> of(Episode episode, JsonNode arguments, Exchange exchange) {
+    public static List<ConfirmLog.Flag> of(Episode episode, JsonNode arguments, Exchange exchange) {
         List<JsonNode> results = successfulResultsLatestFirst(episode);
         Set<String> passed = Set.copyOf(Scalars.argumentTexts(arguments));
         List<String> names = new ArrayList<>();
         arguments.fieldNames().forEachRemaining(names::add);
         names.sort(CanonicalJson::compareCodePoints);
-        List<Flag> flags = new ArrayList<>();
+        List<ConfirmLog.Flag> flags = new ArrayList<>();
         for (String name : names) {
             JsonNode argument = arguments.get(name);
             for (JsonNode value : argument.isArray() ? argument : List.of(argument)) {
                 String text = Scalars.text(value);
                 if (text != null && Scalars.hasDigit(text) && flagged(text, results, passed, exchange)) {
-                    flags.add(new Flag(name, value));
+                    flags.add(new ConfirmLog.Flag(name, value));
                 }
             }
         }

@@ -1,5 +1,7 @@
 package dev.stretto.proxy.oracle;
 
+import dev.stretto.proxy.OracleMode;
+
 /**
  * Answers System-One requests, in one of three modes ({@code --oracle jev|replay|mock}):
  * {@link JevOracle} asks the service through the cache, {@link ReplayOracle} answers from the
@@ -11,38 +13,13 @@ package dev.stretto.proxy.oracle;
  */
 public sealed interface Oracle extends AutoCloseable permits JevOracle, ReplayOracle, MockOracle {
 
-    /** The three modes, named on the command line in lower case ({@code --oracle jev|replay|mock}). */
-    enum Mode {
-        /** Cached answers, else ask the service and cache its answer. */
-        JEV,
-        /** Cached answers only; a miss is an error. */
-        REPLAY,
-        /** Fixed answers, never cached. */
-        MOCK;
-
-        /** The mode's name on the command line: {@code jev}, {@code replay} or {@code mock}. */
-        public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-
-        /** The mode named {@code name} on the command line ({@code jev}, {@code replay}, {@code mock}), if any. */
-        public static java.util.Optional<Mode> named(String name) {
-            for (Mode m : values()) {
-                if (m.wireName().equals(name)) {
-                    return java.util.Optional.of(m);
-                }
-            }
-            return java.util.Optional.empty();
-        }
-    }
-
     /**
-     * The oracle of a mode. Only {@link Mode#JEV} uses the settings (it makes its HTTP client
+     * The oracle of a mode. Only {@link OracleMode#JEV} uses the settings (it makes its HTTP client
      * here, so a bad certificate file fails now, not at the first question).
      *
      * @throws IllegalArgumentException if the settings' extra roots cannot be loaded
      */
-    static Oracle of(Mode mode, OracleCache cache, OracleSettings settings) {
+    static Oracle of(OracleMode mode, OracleCache cache, ServiceSettings settings) {
         return switch (mode) {
             case JEV -> new JevOracle(cache, new SystemOneClient(settings));
             case REPLAY -> new ReplayOracle(cache);

@@ -1,6 +1,8 @@
 package dev.stretto.proxy.oracle;
 
+import dev.stretto.proxy.ApiKey;
 import dev.stretto.proxy.redact.UrlRedactor;
+import dev.stretto.proxy.logging.Logger;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -21,7 +23,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
-import dev.stretto.proxy.logging.Logger;
 
 /**
  * The System-One service over HTTP: each {@link Request} is POSTed as JSON to
@@ -58,7 +59,7 @@ public final class SystemOneClient implements AutoCloseable {
         void sleep(Duration d) throws InterruptedException;
     }
 
-    private final OracleSettings settings;
+    private final ServiceSettings settings;
     private final URI endpoint;
     private final Duration timeout;
     private final Pause pause;
@@ -69,11 +70,11 @@ public final class SystemOneClient implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the settings' extra roots file cannot be loaded
      */
-    public SystemOneClient(OracleSettings settings) {
+    public SystemOneClient(ServiceSettings settings) {
         this(settings, TIMEOUT, Thread::sleep);
     }
 
-    SystemOneClient(OracleSettings settings, Duration timeout, Pause pause) {
+    SystemOneClient(ServiceSettings settings, Duration timeout, Pause pause) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.endpoint = settings.endpoint();
         this.timeout = Objects.requireNonNull(timeout, "timeout");

@@ -2,6 +2,7 @@ package dev.stretto.proxy.share;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.trace.log.LogEntry;
+import dev.stretto.trace.manifest.ToolListings;
 import dev.stretto.trace.log.LogHeader;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
@@ -163,6 +164,14 @@ public final class Redactor {
     }
 
     private static void collectEntries(SessionLog log, Collector collector) {
+        for (List<JsonNode> listing : ToolListings.of(log)) {
+            for (JsonNode t : listing) {
+                JsonNode name = t.get("name");
+                if (name != null && name.isTextual()) {
+                    collector.dictionary.tool(name.textValue());
+                }
+            }
+        }
         RequestTracker tracker = new RequestTracker(collector.dictionary);
         for (LogEntry e : log.entries()) {
             entry(e, tracker, collector);

@@ -1,7 +1,7 @@
 package dev.stretto.proxy.share;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.json.JsonRpcId;
 import dev.stretto.trace.log.Source;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,8 +12,9 @@ import java.util.Map;
  * Follows a session's requests down its log, so that a response is read as the answer to what
  * it answers: a tool list stays as it is, a tool's result is that tool's. Requests to the
  * server come from the host and from the proxy (its lookups); requests to the host come from
- * the server. Every tool named by a call or a tool list is told to the dictionary, whose
- * names are never taken for values.
+ * the server, matched by {@linkplain JsonRpcId#key id}. Every tool a call names is told to the
+ * dictionary, whose names are never taken for values (the listed ones come from {@code
+ * ToolListings}).
  */
 final class RequestTracker {
 
@@ -57,7 +58,7 @@ final class RequestTracker {
             }
             if (id != null && !id.isNull()) {
                 Map<String, Request> table = from == Source.SERVER ? toHost : toServer;
-                table.put(CanonicalJson.write(id), new Request(method.textValue(), tool));
+                table.put(JsonRpcId.key(id), new Request(method.textValue(), tool));
             }
             return new Zone.Message(method.textValue(), tool, false);
         }
@@ -65,17 +66,9 @@ final class RequestTracker {
             return new Zone.Message(null, null, false);
         }
         Map<String, Request> table = from == Source.CLIENT ? toHost : toServer;
-        Request r = table.get(CanonicalJson.write(id));
+        Request r = table.get(JsonRpcId.key(id));
         if (r == null) {
             return new Zone.Message(null, null, true);
-        }
-        if (r.method().equals("tools/list")) {
-            for (JsonNode t : m.path("result").path("tools")) {
-                JsonNode name = t.get("name");
-                if (name != null && name.isTextual()) {
-                    tool(name.textValue());
-                }
-            }
         }
         return new Zone.Message(r.method(), r.tool(), true);
     }

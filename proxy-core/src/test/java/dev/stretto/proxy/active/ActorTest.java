@@ -9,12 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.proxy.ApiKey;
+import dev.stretto.proxy.OracleMode;
 import dev.stretto.proxy.judge.ConfirmQuestions;
 import dev.stretto.proxy.judge.Reply;
-import dev.stretto.proxy.oracle.ApiKey;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Event;
@@ -205,15 +206,15 @@ class ActorTest {
     @Test
     void aSlowCheckHoldsItsCallWhileItsQuestionIsAskedInAForkAndOtherTrafficFlows(@TempDir Path tmp) throws Exception {
         try (SlowSystemOne model = new SlowSystemOne();
-             Oracle jev = Oracle.of(Oracle.Mode.JEV, new OracleCache(tmp.resolve("cache")),
-                     new OracleSettings(ApiKey.of("sk-test-slow"), model.baseUrl(), OracleSettings.DEFAULT_MODEL, null))) {
+             Oracle jev = Oracle.of(OracleMode.JEV, new OracleCache(tmp.resolve("cache")),
+                     new ServiceSettings(ApiKey.of("sk-test-slow"), model.baseUrl(), ServiceSettings.DEFAULT_MODEL, null))) {
             CallCheck slow = (call, ctx, then) -> {
                 if (!call.name().equals("update")) {
                     then.accept(new CallCheck.Allowed());
                     return;
                 }
                 int callsBefore = ctx.episode().calls().size();
-                Request question = Request.of(OracleSettings.DEFAULT_MODEL, LiveHost.JSON.createObjectNode(),
+                Request question = Request.of(ServiceSettings.DEFAULT_MODEL, LiveHost.JSON.createObjectNode(),
                         ConfirmQuestions.CONFIRMED_ID, ConfirmQuestions.CONFIRMED);
                 ctx.ask(jev, question, reply -> then.accept(reply instanceof Reply.Answered && callsBefore == 1
                         ? new CallCheck.Allowed() : new CallCheck.Refused("not asked for", "Refused: not asked for")));

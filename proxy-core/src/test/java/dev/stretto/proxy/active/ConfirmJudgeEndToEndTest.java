@@ -6,18 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ShutdownTimings;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.judge.ConfirmQuestions;
 import dev.stretto.proxy.judge.Exchange;
-import dev.stretto.proxy.judge.JudgeSettings;
-import dev.stretto.proxy.judge.SecondQuestion;
 import dev.stretto.proxy.oracle.Answer;
 import dev.stretto.proxy.oracle.MockOracle;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import dev.stretto.proxy.oracle.ReplayOracle;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.proxy.oracle.Response;
@@ -75,7 +74,7 @@ class ConfirmJudgeEndToEndTest {
         return ProxyConfig.builder(Demo.retail()).record(logs()).domain("retail")
                 .shutdown(new ShutdownTimings(Duration.ofSeconds(5), Duration.ofSeconds(2)))
                 .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).context(chat())
-                        .commit(commit).oracle(oracle).judge(new ConfirmJudge(settings, confirmLog)).build())
+                        .commit(commit).oracle(oracle).judge(new ConfirmJudge(settings, ServiceSettings.DEFAULT_MODEL, confirmLog)).build())
                 .build();
     }
 
@@ -128,7 +127,7 @@ class ConfirmJudgeEndToEndTest {
             case "proposed" -> ConfirmQuestions.PROPOSED;
             default -> ConfirmQuestions.DESCRIBED;
         };
-        return Request.of(OracleSettings.DEFAULT_MODEL,
+        return Request.of(ServiceSettings.DEFAULT_MODEL,
                 new Exchange(PROPOSAL, YES).state("cancel_pending_order", CanonicalJson.parse(CANCEL)), id, question);
     }
 
@@ -197,7 +196,7 @@ class ConfirmJudgeEndToEndTest {
     void onceTheSessionsQuestionsAreSpentAWriteIsSkippedAndGoesThrough() throws Exception {
         // One question left, and a judgment with a second question needs two: nothing is asked.
         JudgeSettings settings = JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withQuestions(1)
-                .withSecond(SecondQuestion.PROPOSED, false);
+                .withSecond(JudgeSettings.Second.PROPOSED, false);
         answer("confirmed", 0.15);
         assertEquals(CANCELLED, cancelAfterTheYes(config(settings, new ReplayOracle(cache()))));
         assertEquals(List.of("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":true,"
@@ -211,7 +210,7 @@ class ConfirmJudgeEndToEndTest {
     void aCountingSecondQuestionProposedThatSaysNoRefusesWithBothAnswers() throws Exception {
         answer("confirmed", 0.9);
         answer("proposed", 0.2);
-        JudgeSettings settings = JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.PROPOSED, false);
+        JudgeSettings settings = JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(JudgeSettings.Second.PROPOSED, false);
         assertEquals("Refused by the policy check, so cancel_pending_order was not run and nothing changed: the"
                 + " customer has not explicitly agreed to this exact change (confirmation judge: p_yes 0.90, p_second"
                 + " 0.20); describe the change and ask the customer to confirm it first.",
@@ -227,7 +226,7 @@ class ConfirmJudgeEndToEndTest {
     void aShadowSecondQuestionDescribedIsLoggedButDoesNotCount() throws Exception {
         answer("confirmed", 0.9);
         answer("described", 0.1);
-        JudgeSettings settings = JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.DESCRIBED, true);
+        JudgeSettings settings = JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(JudgeSettings.Second.DESCRIBED, true);
         assertEquals(CANCELLED, cancelAfterTheYes(config(settings, new ReplayOracle(cache()))));
         assertEquals(List.of("{\"arguments\":{\"order_id\":\"#W61a\",\"reason\":\"ordered by mistake\"},\"enforced\":true,"
                 + "\"fails\":false,\"key\":\"" + question("confirmed").key() + "\",\"ms\":0,\"p_second\":0.1,\"p_yes\":0.9,"
@@ -261,7 +260,7 @@ class ConfirmJudgeEndToEndTest {
                 .shutdown(new ShutdownTimings(Duration.ofSeconds(5), Duration.ofSeconds(2)))
                 .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).context(chat())
                         .oracle(new MockOracle()).judge(new ConfirmJudge(JudgeSettings.of(JudgeSettings.Mode.LOG),
-                                confirmLog)).build())
+                                ServiceSettings.DEFAULT_MODEL, confirmLog)).build())
                 .build();
         assertEquals(CANCELLED, cancelAfterTheYes(config));
         List<String> lines = Files.readAllLines(confirmLog);
@@ -291,7 +290,7 @@ class ConfirmJudgeEndToEndTest {
                 .shutdown(new ShutdownTimings(Duration.ofSeconds(5), Duration.ofSeconds(2)))
                 .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).context(chat())
                         .oracle(new ReplayOracle(cache())).judge(new ConfirmJudge(JudgeSettings.of(
-                                JudgeSettings.Mode.ENFORCE), null)).build())
+                                JudgeSettings.Mode.ENFORCE), ServiceSettings.DEFAULT_MODEL, null)).build())
                 .build();
         assertEquals(CANCELLED, cancelAfterTheYes(config));
         assertEquals(List.of(question("confirmed").key()), cache().keys(), "the old answer is gone, the fresh one used");

@@ -8,13 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.stretto.proxy.ApiKey;
+import dev.stretto.proxy.JudgeSettings;
+import dev.stretto.proxy.OracleMode;
 import dev.stretto.proxy.guard.Guards;
-import dev.stretto.proxy.judge.JudgeSettings;
-import dev.stretto.proxy.oracle.ApiKey;
 import dev.stretto.proxy.oracle.MockOracle;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -42,7 +43,7 @@ class JudgeCheckTest {
     private ActorHarness harness(JudgeSettings settings, Oracle oracle) {
         return new ActorHarness(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow())
                 .context(tmp.resolve("chat.jsonl")).oracle(oracle)
-                .judge(new ConfirmJudge(settings, tmp.resolve("confirm.jsonl"))).build());
+                .judge(new ConfirmJudge(settings, ServiceSettings.DEFAULT_MODEL, tmp.resolve("confirm.jsonl"))).build());
     }
 
     /** The confirm log's lines so far (each is written before the judged call goes on or is refused). */
@@ -148,9 +149,9 @@ class JudgeCheckTest {
             }
         });
         service.start();
-        OracleSettings settings = new OracleSettings(ApiKey.of("sk-test-judge"),
-                URI.create("http://127.0.0.1:" + service.getAddress().getPort()), OracleSettings.DEFAULT_MODEL, null);
-        try (Oracle jev = Oracle.of(Oracle.Mode.JEV, new OracleCache(tmp.resolve("cache")), settings);
+        ServiceSettings settings = new ServiceSettings(ApiKey.of("sk-test-judge"),
+                URI.create("http://127.0.0.1:" + service.getAddress().getPort()), ServiceSettings.DEFAULT_MODEL, null);
+        try (Oracle jev = Oracle.of(OracleMode.JEV, new OracleCache(tmp.resolve("cache")), settings);
              ActorHarness h = harness(JudgeSettings.of(JudgeSettings.Mode.ENFORCE), jev)) {
             customer1WithTwoCards(h);
             say("user", "Yes, the Visa.");

@@ -6,15 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.ApiKey;
+import dev.stretto.proxy.OracleMode;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.run.FlowOptions;
 import dev.stretto.proxy.flow.run.ServedFlow;
-import dev.stretto.proxy.flow.wire.FlowLogFile;
-import dev.stretto.proxy.oracle.ApiKey;
+import dev.stretto.proxy.flow.FlowLog;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import dev.stretto.proxy.testing.ReferenceData;
 import dev.stretto.proxy.testing.Stderr;
 import dev.stretto.trace.log.LogEntry;
@@ -62,8 +63,8 @@ class ServedFlowEndToEndTest {
     void whileTheArbitersQuestionIsOutOtherCallsAnswersReachTheHost() throws Exception {
         Path logs = tmp.resolve("logs");
         try (SlowSystemOne service = new SlowSystemOne();
-             Oracle oracle = Oracle.of(Oracle.Mode.JEV, new OracleCache(tmp.resolve("cache")),
-                     new OracleSettings(ApiKey.of("sk-test-slow"), service.baseUrl(), "jev-latest", null))) {
+             Oracle oracle = Oracle.of(OracleMode.JEV, new OracleCache(tmp.resolve("cache")),
+                     new ServiceSettings(ApiKey.of("sk-test-slow"), service.baseUrl(), "jev-latest", null))) {
             ServedFlow arbiter = served("retail-5-sessions-shipped-arbiter.flow.json", FlowOptions.DEFAULTS, null);
             assertEquals("arbiter", arbiter.decider().wireName());
             try (LiveHost host = LiveHost.start(retail(logs, ActiveMode.builder().flow(arbiter).oracle(oracle).build())
@@ -84,8 +85,8 @@ class ServedFlowEndToEndTest {
             }
         }
         SessionLog log = onlyLog(logs);
-        Path flowLog = FlowLogFile.besideSessionLog(logs.resolve(log.session() + ".jsonl"));
-        FlowLogFile.Run run = FlowLogFile.read(flowLog).runs().getFirst();
+        Path flowLog = FlowLog.besideSessionLog(logs.resolve(log.session() + ".jsonl"));
+        FlowLog.Run run = FlowLog.read(flowLog).runs().getFirst();
         assertEquals("3", run.after().asText());
         assertEquals("find_user_id_by_email", run.decisions().getFirst().site());
         assertTrue(run.decisions().getFirst().key().matches("[0-9a-f]{64}"), "each arbiter decision names its request");
@@ -118,7 +119,7 @@ class ServedFlowEndToEndTest {
             }
         }
         assertEquals(server.toString(), new String(output, StandardCharsets.UTF_8), "the server's lines, as they came");
-        List<String> lines = Files.readAllLines(FlowLogFile.besideSessionLog(logs.resolve(log.session() + ".jsonl")));
+        List<String> lines = Files.readAllLines(FlowLog.besideSessionLog(logs.resolve(log.session() + ".jsonl")));
         assertEquals(6, lines.size(), "a decision and a run line after each of the three calls");
         for (int i = 0; i < 6; i += 2) {
             assertTrue(lines.get(i).contains("\"shadow\":true"), lines.get(i));
@@ -162,7 +163,7 @@ class ServedFlowEndToEndTest {
     void theServingLineNamesTheDomainThePathAndTheDecider() throws Exception {
         List<String> said = new ArrayList<>();
         try (Stderr stderr = new Stderr()) {
-            FlowOptions shadowHabit = new FlowOptions(0.3, dev.stretto.proxy.flow.decide.DeciderKind.HABIT, 8, 40, 300,
+            FlowOptions shadowHabit = new FlowOptions(0.3, dev.stretto.proxy.flow.DeciderKind.HABIT, 8, 40, 300,
                     null, true, null, null);
             runHandshakeOnly(ActiveMode.builder().flow(served("home/shop.flow.json", shadowHabit, null)).build());
             said.addAll(stderr.text().lines().toList());

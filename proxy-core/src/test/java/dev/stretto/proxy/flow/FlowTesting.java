@@ -1,10 +1,10 @@
 package dev.stretto.proxy.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.Promoted;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.FlowManifest;
-import dev.stretto.proxy.flow.model.Promoted;
 import dev.stretto.proxy.flow.model.Sites;
 import dev.stretto.proxy.testing.ReferenceData;
 import dev.stretto.trace.episode.Episode;
@@ -14,6 +14,7 @@ import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
+import dev.stretto.trace.manifest.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -95,7 +96,7 @@ public final class FlowTesting {
     }
 
     /** {@code flow} with other tool docs. */
-    public static Flow withDocs(Flow f, Map<String, FlowManifest.ToolDoc> docs) {
+    public static Flow withDocs(Flow f, Map<String, Manifest.ToolDoc> docs) {
         FlowManifest m = new FlowManifest(f.manifest().domain(), f.manifest().tools(), docs);
         return new Flow(f.format(), f.provenance(), f.vocab(), m, f.map(), f.group(), f.habit(), f.sites(),
                 f.predicates(), f.weighed(), f.folds(), f.bindings(), f.model(), f.program(), f.promoted(),

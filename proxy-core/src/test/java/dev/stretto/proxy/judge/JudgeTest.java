@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.oracle.Answer;
 import dev.stretto.proxy.oracle.JevOracle;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleCache;
-import dev.stretto.proxy.oracle.OracleSettings;
+import dev.stretto.proxy.oracle.ServiceSettings;
 import dev.stretto.proxy.oracle.ReplayOracle;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.proxy.oracle.Response;
@@ -67,7 +68,7 @@ class JudgeTest {
 
     @Test
     void enforceRefusesAFailingAnswerWithTheExactText() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         answer(c.confirmed(), "confirmed", 0.15);
         Judgment j = judge(judge, c);
@@ -83,7 +84,7 @@ class JudgeTest {
 
     @Test
     void logModeJudgesTheSameButRefusesNothing() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, false);
         answer(c.confirmed(), "confirmed", 0.15);
         Judgment j = judge(judge, c);
@@ -96,7 +97,7 @@ class JudgeTest {
 
     @Test
     void anAnswerAtTheThresholdPassesAndOneBelowFails() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withThreshold(0.7));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withThreshold(0.7), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         answer(c.confirmed(), "confirmed", 0.7);
         assertFalse(judge(judge, c).refuses());
@@ -106,7 +107,7 @@ class JudgeTest {
 
     @Test
     void theSecondQuestionProposedIsASeparateRequestAboutTheSameStateAndCounts() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.PROPOSED, false));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(JudgeSettings.Second.PROPOSED, false), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         assertEquals(List.of(c.confirmed(), c.second()), c.requests());
         assertEquals(c.confirmed().state(), c.second().state());
@@ -128,7 +129,7 @@ class JudgeTest {
 
     @Test
     void theSecondQuestionDescribedAsksWhetherTheAgentDescribedThisExactChange() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.DESCRIBED, false));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(JudgeSettings.Second.DESCRIBED, false), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         assertEquals(ConfirmQuestions.DESCRIBED, c.second().questions().get("described"));
         assertEquals("An agent in a customer-service chat is about to make the change in call_about_to_be_made. The"
@@ -145,7 +146,7 @@ class JudgeTest {
 
     @Test
     void aShadowSecondAnswerIsLoggedButDoesNotCount() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.PROPOSED, true));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(JudgeSettings.Second.PROPOSED, true), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         answer(c.confirmed(), "confirmed", 0.9);
         answer(c.second(), "proposed", 0.2);
@@ -160,7 +161,7 @@ class JudgeTest {
 
     @Test
     void aShadowSecondDoesNotNameItselfInARefusal() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.PROPOSED, true));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(JudgeSettings.Second.PROPOSED, true), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         answer(c.confirmed(), "confirmed", 0.15);
         answer(c.second(), "proposed", 0.2);
@@ -169,7 +170,7 @@ class JudgeTest {
 
     @Test
     void whenTheBudgetIsSpentNothingIsAskedAndTheJudgmentIsUnknown() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withQuestions(1));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withQuestions(1), ServiceSettings.DEFAULT_MODEL);
         Consultation first = judge.consult(episode, TOOL, ARGS, true);
         assertEquals(1, first.requests().size());
         assertEquals(0, judge.questionsLeft());
@@ -187,8 +188,8 @@ class JudgeTest {
 
     @Test
     void aJudgmentNeedingTwoQuestionsAsksNoneWhenOnlyOneIsLeft() {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG).withSecond(SecondQuestion.PROPOSED, false)
-                .withQuestions(1));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG).withSecond(JudgeSettings.Second.PROPOSED, false)
+                .withQuestions(1), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         assertEquals(Consultation.BUDGET_SPENT, c.skipped());
         assertEquals(1, judge.questionsLeft());
@@ -197,7 +198,7 @@ class JudgeTest {
 
     @Test
     void aReplayMissRefusesNothingAndIsLoggedAsTheError() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         Judgment j = judge(judge, c);
         assertTrue(j.unknown());
@@ -211,10 +212,10 @@ class JudgeTest {
 
     @Test
     void anOracleErrorRefusesNothing() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         // jev without a key: the error every question of the session then gets.
-        try (Oracle jev = new JevOracle(cache, new SystemOneClient(OracleSettings.defaults()))) {
+        try (Oracle jev = new JevOracle(cache, new SystemOneClient(ServiceSettings.defaults()))) {
             Judgment j = judge.conclude(c, List.of(Reply.ask(jev, c.confirmed())), 5);
             assertEquals("no TypeSafe API key is set (TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE)", j.error());
             assertTrue(j.unknown());
@@ -224,7 +225,7 @@ class JudgeTest {
 
     @Test
     void anAnswerThatIsNotAYesNoAnswerRefusesNothing() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         cache.put(c.confirmed().key(), Response.of("jev", Map.of("confirmed",
                 new Answer.Choice("yes", Map.of("yes", 0.2, "no", 0.8), 0.6)), TokenUsage.NONE));
@@ -236,7 +237,7 @@ class JudgeTest {
 
     @Test
     void aFailingFirstAnswerRefusesEvenWhenTheSecondIsMissing() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.PROPOSED, false));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(JudgeSettings.Second.PROPOSED, false), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         answer(c.confirmed(), "confirmed", 0.15);
         Judgment j = judge(judge, c);
@@ -248,7 +249,7 @@ class JudgeTest {
 
     @Test
     void aPassingFirstAnswerWithTheCountingSecondMissingIsUnknown() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(SecondQuestion.PROPOSED, false));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.ENFORCE).withSecond(JudgeSettings.Second.PROPOSED, false), ServiceSettings.DEFAULT_MODEL);
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         answer(c.confirmed(), "confirmed", 0.95);
         Judgment j = judge(judge, c);
@@ -258,7 +259,7 @@ class JudgeTest {
 
     @Test
     void theModelIdIsPartOfTheRequest() {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG).withModel("jev-1.14.0"));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), "jev-1.14.0");
         Consultation c = judge.consult(episode, TOOL, ARGS, true);
         assertEquals("jev-1.14.0", c.confirmed().model());
         assertFalse(c.confirmed().key().equals("69fc9e05804e05e8afd64314f43599aadbb64db289b486763ed9ee6e25f83db5"));
@@ -269,7 +270,7 @@ class JudgeTest {
         Episode twoCards = ProposalCheckTest.episode(ProposalCheckTest.USER_WITH_TWO_CARDS,
                 "I have two cards: the Visa ending 7447 and the Mastercard ending 1920.",
                 "Please charge the Visa ending 7447.");
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), ServiceSettings.DEFAULT_MODEL);
         JsonNode args = CanonicalJson.parse("{\"order_id\":\"#W1\",\"payment_method_id\":\"credit_card_1920\"}");
         Consultation c = judge.consult(twoCards, "modify_pending_order_payment", args, true);
         Judgment j = judge.conclude(c, List.of(new Reply.Failed("offline")), 0);

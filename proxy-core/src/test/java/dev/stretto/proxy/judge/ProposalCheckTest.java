@@ -3,6 +3,7 @@ package dev.stretto.proxy.judge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.ConfirmLog;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
@@ -43,12 +44,12 @@ class ProposalCheckTest {
         return new Episode("s", "", 0, "retail", "unknown", 0.0, events);
     }
 
-    private static List<ProposalCheck.Flag> check(Episode episode, String arguments) {
+    private static List<ConfirmLog.Flag> check(Episode episode, String arguments) {
         return ProposalCheck.of(episode, CanonicalJson.parse(arguments), Exchange.of(episode));
     }
 
-    private static ProposalCheck.Flag flag(String argument, String valueJson) {
-        return new ProposalCheck.Flag(argument, CanonicalJson.parse(valueJson));
+    private static ConfirmLog.Flag flag(String argument, String valueJson) {
+        return new ConfirmLog.Flag(argument, CanonicalJson.parse(valueJson));
     }
 
     @Test

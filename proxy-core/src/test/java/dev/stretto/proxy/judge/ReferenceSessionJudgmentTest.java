@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.oracle.MockOracle;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.trace.episode.Episode;
@@ -44,7 +45,7 @@ class ReferenceSessionJudgmentTest {
 
     @Test
     void theCancelCallsRequestHasTheVerifiedKey() throws Exception {
-        Consultation c = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG))
+        Consultation c = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), "jev-latest")
                 .consult(episodeBeforeTheCancel(), "cancel_pending_order", CANCEL, true);
         assertEquals("69fc9e05804e05e8afd64314f43599aadbb64db289b486763ed9ee6e25f83db5", c.confirmed().key());
         assertEquals("{\"model\":\"jev-latest\",\"state\":{\"agent_said_last\":\"Order #W61a is pending. Shall I cancel it,"
@@ -57,7 +58,7 @@ class ReferenceSessionJudgmentTest {
 
     @Test
     void withTheMockOracleTheConfirmLineIsTheReferencesLine() throws Exception {
-        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG));
+        Judge judge = new Judge(JudgeSettings.of(JudgeSettings.Mode.LOG), "jev-latest");
         Consultation c = judge.consult(episodeBeforeTheCancel(), "cancel_pending_order", CANCEL, true);
         List<Reply> replies = new ArrayList<>();
         try (MockOracle mock = new MockOracle()) {

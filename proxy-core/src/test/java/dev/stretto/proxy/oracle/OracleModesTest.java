@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.stretto.proxy.ApiKey;
+import dev.stretto.proxy.OracleMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +39,7 @@ class OracleModesTest {
     }
 
     private Oracle jev() {
-        OracleSettings settings = new OracleSettings(ApiKey.of("k"), service.baseUrl(), "jev-latest", null);
+        ServiceSettings settings = new ServiceSettings(ApiKey.of("k"), service.baseUrl(), "jev-latest", null);
         return new JevOracle(cache, new SystemOneClient(settings, Duration.ofSeconds(10), d -> { }));
     }
 
@@ -97,7 +99,7 @@ class OracleModesTest {
 
     @Test
     void mockAnswersWithoutTheCacheOrTheService() throws Exception {
-        try (Oracle mock = Oracle.of(Oracle.Mode.MOCK, cache, OracleSettings.defaults())) {
+        try (Oracle mock = Oracle.of(OracleMode.MOCK, cache, ServiceSettings.defaults())) {
             Response r = mock.ask(SystemOneClientTest.request());
             assertEquals("mock", r.model());
             assertEquals(new Answer.Noul(0.5), r.answers().get("confirmed"));
@@ -108,9 +110,9 @@ class OracleModesTest {
 
     @Test
     void eachModeMakesItsOracle() {
-        assertInstanceOf(ReplayOracle.class, Oracle.of(Oracle.Mode.REPLAY, cache, OracleSettings.defaults()));
-        assertInstanceOf(MockOracle.class, Oracle.of(Oracle.Mode.MOCK, cache, OracleSettings.defaults()));
-        try (Oracle jev = Oracle.of(Oracle.Mode.JEV, cache, OracleSettings.defaults())) {
+        assertInstanceOf(ReplayOracle.class, Oracle.of(OracleMode.REPLAY, cache, ServiceSettings.defaults()));
+        assertInstanceOf(MockOracle.class, Oracle.of(OracleMode.MOCK, cache, ServiceSettings.defaults()));
+        try (Oracle jev = Oracle.of(OracleMode.JEV, cache, ServiceSettings.defaults())) {
             assertInstanceOf(JevOracle.class, jev);
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.proxy.ApiKey;
 import dev.stretto.proxy.StderrMessages;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.ByteArrayOutputStream;
@@ -46,7 +47,7 @@ class SystemOneClientTest {
     }
 
     private SystemOneClient client(URI base, Duration timeout) {
-        OracleSettings settings = new OracleSettings(ApiKey.of(SECRET), base, "jev-latest", null);
+        ServiceSettings settings = new ServiceSettings(ApiKey.of(SECRET), base, "jev-latest", null);
         return new SystemOneClient(settings, timeout, waits::add);
     }
 
@@ -77,7 +78,7 @@ class SystemOneClientTest {
 
     @Test
     void trailingSlashesOfTheBaseUrlAreTrimmed() throws Exception {
-        URI base = OracleSettings.parseBaseUrl(service.baseUrl() + "//");
+        URI base = ServiceSettings.parseBaseUrl(service.baseUrl() + "//");
         try (SystemOneClient c = client(base, Duration.ofSeconds(10))) {
             c.ask(request());
         }
@@ -179,7 +180,7 @@ class SystemOneClientTest {
 
     @Test
     void withoutAKeyNothingIsSent() {
-        OracleSettings settings = new OracleSettings(null, service.baseUrl(), "jev-latest", null);
+        ServiceSettings settings = new ServiceSettings(null, service.baseUrl(), "jev-latest", null);
         try (SystemOneClient c = new SystemOneClient(settings, Duration.ofSeconds(5), waits::add)) {
             OracleException e = assertThrows(OracleException.class, () -> c.ask(request()));
             assertEquals("no TypeSafe API key is set (TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE)", e.getMessage());
@@ -216,7 +217,7 @@ class SystemOneClientTest {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             assertFalse(String.valueOf(t.getMessage()).contains(SECRET), t.toString());
         }
-        OracleSettings settings = new OracleSettings(ApiKey.of(SECRET), service.baseUrl(), "jev-latest", null);
+        ServiceSettings settings = new ServiceSettings(ApiKey.of(SECRET), service.baseUrl(), "jev-latest", null);
         assertFalse(settings.toString().contains(SECRET), settings.toString());
         assertFalse(c.toString().contains(SECRET), c.toString());
     }
@@ -225,11 +226,11 @@ class SystemOneClientTest {
     void extraRootsFromAPemFileAreTrustedBesidesTheJdksOwn(@TempDir Path tmp) throws Exception {
         TestCertificate cert = TestCertificate.create(tmp);
         try (FakeSystemOne https = new FakeSystemOne(cert.serverContext())) {
-            OracleSettings trusting = new OracleSettings(ApiKey.of(SECRET), https.baseUrl(), "jev-latest", cert.pem());
+            ServiceSettings trusting = new ServiceSettings(ApiKey.of(SECRET), https.baseUrl(), "jev-latest", cert.pem());
             try (SystemOneClient c = new SystemOneClient(trusting, Duration.ofSeconds(10), waits::add)) {
                 assertEquals(new Answer.Noul(0.5), c.ask(request()).answers().get("confirmed"));
             }
-            OracleSettings plain = new OracleSettings(ApiKey.of(SECRET), https.baseUrl(), "jev-latest", null);
+            ServiceSettings plain = new ServiceSettings(ApiKey.of(SECRET), https.baseUrl(), "jev-latest", null);
             try (SystemOneClient c = new SystemOneClient(plain, Duration.ofSeconds(10), waits::add)) {
                 OracleException e = assertThrows(OracleException.class, () -> c.ask(request()));
                 assertTrue(e.getMessage().startsWith("TypeSafe cannot be reached at " + https.baseUrl()
@@ -246,7 +247,7 @@ class SystemOneClientTest {
         Path garbage = java.nio.file.Files.writeString(tmp.resolve("garbage.pem"), "-----BEGIN CERTIFICATE-----\nxx\n");
         Path missing = tmp.resolve("missing.pem");
         for (Path p : List.of(empty, garbage, missing)) {
-            OracleSettings s = new OracleSettings(ApiKey.of(SECRET), service.baseUrl(), "jev-latest", p);
+            ServiceSettings s = new ServiceSettings(ApiKey.of(SECRET), service.baseUrl(), "jev-latest", p);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SystemOneClient(s));
             assertTrue(e.getMessage().startsWith("the certificate file " + p), e.getMessage());
         }

@@ -178,6 +178,30 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
         public Turn {
             calls = List.copyOf(calls);
         }
+
+        /**
+         * The {@value Timeline#COMMIT_TOOL} call of this turn that made {@code call}: the first
+         * commit sent before it whose result had not come back when it was sent. A commit's
+         * calls are the proxy's own, like a flow's lookups; this tells the two apart.
+         *
+         * @param call one of this turn's calls
+         * @return the commit, or null when {@code call} is not a call a commit made
+         */
+        public Call commitOf(Call call) {
+            if (!call.isLookup()) {
+                return null;
+            }
+            for (Call k : calls) {
+                if (k == call) {
+                    return null;
+                }
+                if (k.isCommit() && k.sentMs() <= call.sentMs()
+                        && (k.result() == null || k.result().tMs() >= call.sentMs())) {
+                    return k;
+                }
+            }
+            return null;
+        }
     }
 
     /**

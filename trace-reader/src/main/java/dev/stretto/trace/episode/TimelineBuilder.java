@@ -2,6 +2,7 @@ package dev.stretto.trace.episode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.json.JsonRpcId;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.LogHeader;
 import dev.stretto.trace.log.Payload;
@@ -330,8 +331,8 @@ public final class TimelineBuilder {
         current.toolCalls.add(call);
         current.open++;
         current.dirty = true;
-        MCall earlier = pending.put(idKey(id), c);
-        answeredByServer.remove(idKey(id));
+        MCall earlier = pending.put(JsonRpcId.key(id), c);
+        answeredByServer.remove(JsonRpcId.key(id));
         if (earlier != null) {
             earlier.replaced = true;
             release(earlier);
@@ -402,7 +403,7 @@ public final class TimelineBuilder {
     }
 
     private void cancel(JsonNode requestId, long t) {
-        MCall c = pending.get(idKey(requestId));
+        MCall c = pending.get(JsonRpcId.key(requestId));
         if (c != null && c.open) {
             c.cancelledMs = t;
             release(c);
@@ -410,7 +411,7 @@ public final class TimelineBuilder {
     }
 
     private void response(JsonNode id, JsonNode msg, Source from, long t) {
-        String key = idKey(id);
+        String key = JsonRpcId.key(id);
         MCall c = pending.get(key);
         if (c == null) {
             // Not a call, or a later answer to one already answered: the proxy's copy of a
@@ -488,11 +489,6 @@ public final class TimelineBuilder {
             return CanonicalJson.write(structured);
         }
         return CanonicalJson.write(result);
-    }
-
-    /** A key that keeps the number 3 and the string "3" apart, as JSON-RPC does. */
-    private static String idKey(JsonNode id) {
-        return id.isTextual() ? "s" + id.textValue() : "j" + CanonicalJson.write(id);
     }
 
     private Timeline freeze() {

@@ -3,28 +3,24 @@ package dev.stretto.trace.manifest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.JsonText;
-import dev.stretto.trace.log.LogEntry;
-import dev.stretto.trace.log.Payload;
 import dev.stretto.trace.log.SessionLog;
-import dev.stretto.trace.log.Source;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The tools of one server and what each does: from the {@code tools/list} answers in
  * session logs, or from a manifest file (what {@code stretto learn --manifest} reads when a
- * server gives no hints).
+ * server gives no hints). A flow's manifest is made of one.
  *
  * <p>The file is pretty-printed JSON with a trailing newline, tools in the order given:
  * <pre>{@code
@@ -36,14 +32,16 @@ import java.util.Set;
  *   }
  * }
  * }</pre>
- * Docs are not part of the file; they are only known from logs.
+ * A file may also hold {@code "docs": {name: {"summary": text, "args": {arg: text}}}}, which
+ * is read but not written: docs are known from logs.
  *
  * @param domain the domain the tools belong to
  * @param tools  each tool's kind, in the order the server listed them (or the file names them)
- * @param docs   for tools whose listing described them: the description followed by each
- *               described parameter as {@code name: description}, whitespace collapsed
+ * @param docs   for tools whose listing described them: what each does, in the order listed
  */
-public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, String> docs) {
+public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, ToolDoc> docs) {
+
+    private static final Pattern WHITESPACE = Pattern.compile("\\p{IsWhite_Space}+");
 
     /**
      * Checks the manifest and copies its maps, keeping their order.
@@ -57,10 +55,32 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
     }
 
     /**
-     * The tools listed in one session log. Every {@code tools/list} answer (the first response
-     * to a {@code tools/list} request of the client) counts; a tool listed again takes its
-     * latest kind. {@code readOnlyHint: true} is {@link ToolKind#READ}, {@code false}
-     * {@link ToolKind#WRITE}, and anything else {@link ToolKind#GENERIC}.
+     * What a tool does, from its listing: its description and each described argument's,
+     * whitespace collapsed (split on any Unicode whitespace, joined by one space).
+     *
+     * @param summary the tool's description; empty when it has none
+     * @param args    each described argument's description, by name in byte order
+     */
+    public record ToolDoc(String summary, Map<String, String> args) {
+
+        /**
+         * Copies the arguments sorted by name, in the byte order of their UTF-8 encodings.
+         *
+         * @throws NullPointerException when the summary, an argument or its description is null
+         */
+        public ToolDoc {
+            Objects.requireNonNull(summary, "summary");
+            TreeMap<String, String> sorted = new TreeMap<>(CanonicalJson::compareCodePoints);
+            args.forEach((arg, doc) -> sorted.put(Objects.requireNonNull(arg, "arg"), Objects.requireNonNull(doc, "doc")));
+            args = Collections.unmodifiableSortedMap(sorted);
+        }
+    }
+
+    /**
+     * The tools listed in one session log. Every {@code tools/list} answer ({@link
+     * ToolListings}) counts; a tool listed again takes its latest kind and doc (and loses its
+     * doc when the later listing has none). {@code readOnlyHint: true} is {@link ToolKind#READ},
+     * {@code false} {@link ToolKind#WRITE}, and anything else {@link ToolKind#GENERIC}.
      *
      * @param log    the session log
      * @param domain the manifest's domain
@@ -71,7 +91,10 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
     }
 
     /**
-     * The tools listed in several logs of one server, read in the order given.
+     * The tools listed in several logs of one server, read in the order given, as the reference
+     * merges them: within one log a later listing replaces a tool's kind and doc (and removes
+     * the doc when it has none); across logs a later log's kind wins, and its doc too when it
+     * has one (a later log without a doc does not remove an earlier log's).
      *
      * @param logs   the session logs
      * @param domain the manifest's domain
@@ -79,85 +102,58 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
      */
     public static Manifest of(List<SessionLog> logs, String domain) {
         Map<String, ToolKind> tools = new LinkedHashMap<>();
-        Map<String, String> docs = new LinkedHashMap<>();
+        Map<String, ToolDoc> docs = new LinkedHashMap<>();
         for (SessionLog log : logs) {
-            collect(log, tools, docs);
+            Map<String, ToolKind> logTools = new LinkedHashMap<>();
+            Map<String, ToolDoc> logDocs = new LinkedHashMap<>();
+            for (List<JsonNode> listing : ToolListings.of(log)) {
+                for (JsonNode tool : listing) {
+                    JsonNode name = tool.get("name");
+                    if (name == null || !name.isTextual()) {
+                        continue;
+                    }
+                    logTools.put(name.textValue(), ToolKind.ofListing(tool));
+                    ToolDoc doc = docOf(tool);
+                    if (doc == null) {
+                        logDocs.remove(name.textValue());
+                    } else {
+                        logDocs.put(name.textValue(), doc);
+                    }
+                }
+            }
+            tools.putAll(logTools);
+            docs.putAll(logDocs);
         }
         return new Manifest(domain, tools, docs);
     }
 
-    private static void collect(SessionLog log, Map<String, ToolKind> tools, Map<String, String> docs) {
-        Set<String> asked = new HashSet<>();
-        for (LogEntry e : log.entries()) {
-            if (!(e.payload() instanceof Payload.Message m) || e.from() == Source.CONTEXT) {
-                continue;
-            }
-            Optional<JsonNode> parsed = m.tree();
-            if (parsed.isEmpty()) {
-                continue;
-            }
-            JsonNode node = parsed.get();
-            for (JsonNode msg : node.isArray() ? node : List.of(node)) {
-                if (!msg.isObject()) {
-                    continue;
-                }
-                JsonNode id = msg.get("id");
-                if (id == null || id.isNull()) {
-                    continue;
-                }
-                String key = (id.isTextual() ? "s" : "j") + (id.isTextual() ? id.textValue() : CanonicalJson.write(id));
-                JsonNode method = msg.get("method");
-                if (method != null) {
-                    if (e.from() == Source.CLIENT && "tools/list".equals(method.textValue())) {
-                        asked.add(key);
-                    }
-                } else if (e.from() != Source.CLIENT && asked.remove(key)) {
-                    JsonNode list = msg.path("result").get("tools");
-                    if (list != null && list.isArray()) {
-                        for (JsonNode tool : list) {
-                            addTool(tool, tools, docs);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    private static void addTool(JsonNode tool, Map<String, ToolKind> tools, Map<String, String> docs) {
-        JsonNode name = tool.get("name");
-        if (name == null || !name.isTextual()) {
-            return;
-        }
-        JsonNode hint = tool.path("annotations").get("readOnlyHint");
-        ToolKind kind = hint == null || !hint.isBoolean() ? ToolKind.GENERIC
-                : hint.booleanValue() ? ToolKind.READ : ToolKind.WRITE;
-        tools.put(name.textValue(), kind);
-        StringBuilder doc = new StringBuilder();
+    /** A listed tool's doc, or null when it has neither a description nor described arguments. */
+    private static ToolDoc docOf(JsonNode tool) {
         JsonNode description = tool.get("description");
-        if (description != null && description.isTextual()) {
-            doc.append(description.textValue());
-        }
+        String summary = description != null && description.isTextual() ? collapse(description.textValue()) : "";
+        Map<String, String> args = new LinkedHashMap<>();
         JsonNode props = tool.path("inputSchema").get("properties");
         if (props != null && props.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = props.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> p = it.next();
                 JsonNode d = p.getValue().get("description");
-                if (d != null && d.isTextual() && !d.textValue().isBlank()) {
-                    doc.append(' ').append(p.getKey()).append(": ").append(d.textValue());
+                if (d != null && d.isTextual()) {
+                    args.put(p.getKey(), collapse(d.textValue()));
                 }
             }
         }
-        String collapsed = collapseWhitespace(doc.toString());
-        if (collapsed.isEmpty()) {
-            docs.remove(name.textValue());
-        } else {
-            docs.put(name.textValue(), collapsed);
-        }
+        return summary.isEmpty() && args.isEmpty() ? null : new ToolDoc(summary, args);
     }
 
-    /** Trims {@code s} and turns every run of whitespace inside it into one space. */
-    static String collapseWhitespace(String s) {
-        return s.strip().replaceAll("\\s+", " ");
+    /** Splits on any Unicode whitespace (as Rust's split_whitespace) and joins with one space. */
+    static String collapse(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (String word : WHITESPACE.split(s)) {
+            if (!word.isEmpty()) {
+                out.append(out.isEmpty() ? "" : " ").append(word);
+            }
+        }
+        return out.toString();
     }
 
     /**
@@ -179,7 +175,8 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
 
     /**
      * Parses a manifest's JSON: an object with {@code domain} and {@code tools}, each tool
-     * mapped to {@code read}, {@code write} or {@code generic}. Other fields are ignored.
+     * mapped to {@code read}, {@code write} or {@code generic}, and optionally {@code docs}.
+     * Other fields are ignored.
      *
      * @param json the manifest's JSON
      * @return the manifest
@@ -206,7 +203,42 @@ public record Manifest(String domain, Map<String, ToolKind> tools, Map<String, S
             }
             tools.put(t.getKey(), ToolKind.ofWireName(t.getValue().textValue()));
         }
-        return new Manifest(domain.textValue(), tools, Map.of());
+        return new Manifest(domain.textValue(), tools, docs(root.get("docs")));
+    }
+
+    /** A manifest file's docs, {@code {name: {"summary": text, "args": {name: text}}}}, if any. */
+    private static Map<String, ToolDoc> docs(JsonNode docList) {
+        Map<String, ToolDoc> docs = new LinkedHashMap<>();
+        if (docList == null || docList.isNull()) {
+            return docs;
+        }
+        if (!docList.isObject()) {
+            throw new IllegalArgumentException("manifest: \"docs\" must map tool names to {\"summary\", \"args\"}");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = docList.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> d = it.next();
+            String tool = d.getKey();
+            JsonNode doc = d.getValue();
+            JsonNode summary = doc.get("summary");
+            JsonNode args = doc.get("args");
+            if (!doc.isObject() || summary == null || !summary.isTextual() || (args != null && !args.isObject())) {
+                throw new IllegalArgumentException("manifest: the doc of \"" + tool
+                        + "\" must be {\"summary\": text, \"args\": {name: text}}");
+            }
+            Map<String, String> argDocs = new LinkedHashMap<>();
+            if (args != null) {
+                for (Iterator<Map.Entry<String, JsonNode>> a = args.fields(); a.hasNext(); ) {
+                    Map.Entry<String, JsonNode> arg = a.next();
+                    if (!arg.getValue().isTextual()) {
+                        throw new IllegalArgumentException("manifest: the doc of \"" + tool + "\" argument \""
+                                + arg.getKey() + "\" must be text");
+                    }
+                    argDocs.put(arg.getKey(), arg.getValue().textValue());
+                }
+            }
+            docs.put(tool, new ToolDoc(summary.textValue(), argDocs));
+        }
+        return docs;
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.stretto.trace.manifest;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
  * What a tool does, as its server claims with the {@code readOnlyHint} annotation. Flows
  * only ever call {@link #READ} tools on their own.
@@ -21,6 +23,19 @@ public enum ToolKind {
     /** {@return the name a manifest file uses: {@code read}, {@code write} or {@code generic}} */
     public String wireName() {
         return wireName;
+    }
+
+    /**
+     * The kind a {@code tools/list} entry gives its tool: {@code annotations.readOnlyHint} true
+     * is {@link #READ}, false {@link #WRITE}, and anything else (absent, not a boolean) {@link
+     * #GENERIC}.
+     *
+     * @param tool one entry of a listing's {@code tools}
+     * @return its kind
+     */
+    public static ToolKind ofListing(JsonNode tool) {
+        JsonNode hint = tool.path("annotations").get("readOnlyHint");
+        return hint == null || !hint.isBoolean() ? GENERIC : hint.booleanValue() ? READ : WRITE;
     }
 
     /**

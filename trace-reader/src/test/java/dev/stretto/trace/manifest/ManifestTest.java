@@ -49,7 +49,8 @@ class ManifestTest {
         Manifest m = Manifest.of(log, "d");
         assertEquals(Map.of("r", ToolKind.READ, "w", ToolKind.WRITE, "g", ToolKind.GENERIC, "s", ToolKind.GENERIC),
                 m.tools());
-        assertEquals(Map.of("r", "Reads things.", "w", "a: the a"), m.docs());
+        assertEquals(Map.of("r", new Manifest.ToolDoc("Reads things.", Map.of()), "w",
+                new Manifest.ToolDoc("", Map.of("a", "the a"))), m.docs());
     }
 
     @Test

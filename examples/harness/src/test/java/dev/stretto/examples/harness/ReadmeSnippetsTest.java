@@ -15,19 +15,24 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Java a harness author pastes from the README's library section, from docs/library.md and
- * from the embedding section of docs/active-mode.md compiles against the API on the module path; the judge's
- * example, which needs the internal types, compiles on the class path, and on the module path
- * fails as the documents say. Each block is
- * a fragment: it becomes the body of a method of its own, whose class declares the names the
- * blocks take as given (the agent's streams, a server, an API key).
+ * from the embedding sections of docs/active-mode.md and docs/flows.md compiles against the API
+ * on the module path, and imports nothing of the packages proxy-core does not export. Each block
+ * is a fragment: it becomes the body of a method of its own, whose class declares the names the
+ * blocks take as given (the agent's streams, a server, an API key, the conversations).
  */
 class ReadmeSnippetsTest {
 
     private static final List<String> GIVEN_IMPORTS = List.of("import dev.stretto.proxy.*;", "import java.io.*;",
-            "import java.nio.file.Path;");
+            "import java.nio.file.Path;", "import java.util.List;");
+
+    /** The packages proxy-core exports; every other {@code dev.stretto.proxy.*} package is internal. */
+    private static final Set<String> EXPORTED = Set.of("dev.stretto.proxy", "dev.stretto.proxy.flow",
+            "dev.stretto.proxy.share");
 
     private static final String GIVEN = """
                 interface MyServer { void serve(InputStream in, OutputStream out) throws IOException; }
+                record Conversation(InputStream fromAgent, OutputStream toAgent) { }
+                List<Conversation> conversations;
                 String apiKey;
                 InputStream fromAgent;
                 OutputStream toAgent;
@@ -38,47 +43,63 @@ class ReadmeSnippetsTest {
     @Test
     void theLibrarySectionsJavaCompilesOnTheModulePath(@TempDir Path tmp) throws Exception {
         Path root = repositoryRoot();
-        List<String> readme = javaBlocks(section(root.resolve("README.md"), "## Using proxy-core as a library"));
-        assertTrue(readme.size() >= 1, "the README's library section has Java to paste");
-        assertTrue(readme.stream().noneMatch(ReadmeSnippetsTest::usesInternalPackages), "the README's library section"
-                + " shows the exported API only");
+        List<String> readme = readmeLibraryBlocks(root);
+        assertTrue(readme.size() >= 2, "the README's library section has a session and the loop to paste: "
+                + readme.size());
         List<String> library = javaBlocks(Files.readString(root.resolve("docs/library.md")));
-        assertTrue(library.size() >= 4, "docs/library.md's Java blocks: " + library.size());
-        assertTrue(library.stream().noneMatch(ReadmeSnippetsTest::usesInternalPackages), "docs/library.md shows the"
-                + " exported API only");
+        assertTrue(library.size() >= 6, "docs/library.md's Java blocks: " + library.size());
+        List<String> embedding = javaBlocks(section(root.resolve("docs/active-mode.md"), "## Embedding"));
+        assertEquals(2, embedding.size(), "docs/active-mode.md's embedding blocks");
+        List<String> flows = javaBlocks(section(root.resolve("docs/flows.md"), "### Embedding"));
+        assertEquals(1, flows.size(), "docs/flows.md's embedding block");
         List<String> blocks = new ArrayList<>(readme);
         blocks.addAll(library);
-        blocks.add(embeddingBlocks(root).getFirst());
+        blocks.addAll(embedding);
+        blocks.addAll(flows);
+        for (String block : blocks) {
+            assertEquals(List.of(), internalImports(block), block);
+        }
         Path src = snippets(tmp, blocks, true);
         assertEquals("", HarnessExampleTest.compile(HarnessExampleTest.modulePath(), tmp, src.resolve("module-info.java"),
                 src.resolve("h/Snippets.java")), Files.readString(src.resolve("h/Snippets.java")));
     }
 
     @Test
-    void theJudgeExampleCompilesOnTheClassPathAndNotOnTheModulePath(@TempDir Path tmp) throws Exception {
-        String judge = embeddingBlocks(repositoryRoot()).getLast();
-        assertTrue(usesInternalPackages(judge), judge);
-
-        Path src = snippets(tmp.resolve("classpath"), List.of(judge), false);
-        assertEquals("", HarnessExampleTest.compile(List.of("--class-path", HarnessExampleTest.modulePath()),
-                tmp.resolve("classpath"), src.resolve("h/Snippets.java")), Files.readString(src.resolve("h/Snippets.java")));
-
-        Path modular = snippets(tmp.resolve("modulepath"), List.of(judge), true);
-        String errors = HarnessExampleTest.compile(HarnessExampleTest.modulePath(), tmp.resolve("modulepath"),
-                modular.resolve("module-info.java"), modular.resolve("h/Snippets.java"));
-        assertTrue(errors.contains("error: package dev.stretto.proxy.active is not visible"), errors);
+    void anImportOfAnInternalPackageIsFound() {
+        assertEquals(List.of("dev.stretto.proxy.active"), internalImports("""
+                import dev.stretto.proxy.*;
+                import dev.stretto.proxy.flow.FlowFiles;
+                import dev.stretto.proxy.share.*;
+                import dev.stretto.proxy.active.ActiveMode;
+                import dev.stretto.trace.log.SessionLog;
+                """));
+        assertEquals(List.of("dev.stretto.proxy.flow.model"), internalImports("import dev.stretto.proxy.flow.model.*;"));
     }
 
-    /** docs/active-mode.md's embedding blocks: with ActiveSettings, then the judge with the internal types. */
-    private static List<String> embeddingBlocks(Path root) throws IOException {
-        List<String> embedding = javaBlocks(section(root.resolve("docs/active-mode.md"), "## Embedding"));
-        assertEquals(2, embedding.size(), "docs/active-mode.md's embedding blocks");
-        assertTrue(!usesInternalPackages(embedding.getFirst()), embedding.getFirst());
-        return embedding;
+    /** The README's library section's Java blocks. */
+    static List<String> readmeLibraryBlocks(Path root) throws IOException {
+        return javaBlocks(section(root.resolve("README.md"), "## Using proxy-core as a library"));
     }
 
-    private static boolean usesInternalPackages(String block) {
-        return block.lines().anyMatch(l -> l.matches("import dev\\.stretto\\.proxy\\.[a-z]+.*"));
+    /** The packages of proxy-core's a block imports that the module does not export. */
+    private static List<String> internalImports(String block) {
+        List<String> internal = new ArrayList<>();
+        for (String line : block.lines().toList()) {
+            if (line.startsWith("import dev.stretto.proxy.")) {
+                List<String> parts = new ArrayList<>();
+                for (String part : line.substring("import ".length(), line.indexOf(';')).split("\\.")) {
+                    if (part.equals("*") || Character.isUpperCase(part.charAt(0))) {
+                        break;
+                    }
+                    parts.add(part);
+                }
+                String pkg = String.join(".", parts);
+                if (!EXPORTED.contains(pkg)) {
+                    internal.add(pkg);
+                }
+            }
+        }
+        return internal;
     }
 
     /** Writes the blocks as methods of one class, in a module {@code h} when {@code modular}; the source root. */

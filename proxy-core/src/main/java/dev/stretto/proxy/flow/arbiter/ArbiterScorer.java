@@ -2,7 +2,7 @@ package dev.stretto.proxy.flow.arbiter;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.decide.OracleOutcome;
 import dev.stretto.proxy.flow.decide.Scorer;
 import dev.stretto.proxy.flow.decide.Scoring;

@@ -8,6 +8,7 @@ import dev.stretto.proxy.flow.predict.Predictions;
 import dev.stretto.proxy.oracle.Question;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.manifest.Manifest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,7 +110,7 @@ public final class NextStepRequest {
 
     /** What a lookup does, for the model: its summary and feeds hint, clipped. */
     String doc(String tool) {
-        FlowManifest.ToolDoc d = manifest.docs().get(tool);
+        Manifest.ToolDoc d = manifest.docs().get(tool);
         String summary = d == null ? "" : Clip.trim(d.summary());
         String text = summary.isEmpty() ? "Call " + tool + "." : summary;
         Map<Sites.Feed, Long> fed = feeds.get(tool);

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.decide;
 
 import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.model.Flow;
 
 /**

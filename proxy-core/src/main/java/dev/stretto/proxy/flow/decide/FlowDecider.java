@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.decide;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.bind.Binder;
 import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.bind.Pick;
@@ -13,6 +14,7 @@ import dev.stretto.proxy.math.Fnv1a64;
 import dev.stretto.proxy.math.SplitMix64;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.EpisodeCut;
+import dev.stretto.trace.json.RustText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.flow.decide;
 
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.predict.Predictions;
 

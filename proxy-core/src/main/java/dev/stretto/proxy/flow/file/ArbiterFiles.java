@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.file;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.FlowFormatException;
 import dev.stretto.proxy.flow.model.Fold;
 import dev.stretto.proxy.flow.model.Predicate;
 import dev.stretto.trace.json.CanonicalJson;

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.flow.file;
 
+import dev.stretto.proxy.flow.FlowFormatException;
 import dev.stretto.proxy.flow.model.Flow;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

@@ -1,6 +1,9 @@
 package dev.stretto.proxy.flow.file;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.FlowFormatException;
+import dev.stretto.proxy.flow.Promoted;
+import dev.stretto.proxy.flow.Provenance;
 import dev.stretto.proxy.flow.model.Action;
 import dev.stretto.proxy.flow.model.Backoff;
 import dev.stretto.proxy.flow.model.Bindings;
@@ -12,10 +15,9 @@ import dev.stretto.proxy.flow.model.Fold;
 import dev.stretto.proxy.flow.model.Habit;
 import dev.stretto.proxy.flow.model.Predicate;
 import dev.stretto.proxy.flow.model.Program;
-import dev.stretto.proxy.flow.model.Promoted;
-import dev.stretto.proxy.flow.model.Provenance;
 import dev.stretto.proxy.flow.model.Sites;
 import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.manifest.Manifest;
 import dev.stretto.trace.manifest.ToolKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,8 +126,8 @@ final class FlowReader {
                 throw k.bad("read, write or generic");
             }
         });
-        Map<String, FlowManifest.ToolDoc> docs = stringMap(t.optional("docs"),
-                d -> new FlowManifest.ToolDoc(d.field("summary").string(), stringMap(d.optional("args"), Tree::string)));
+        Map<String, Manifest.ToolDoc> docs = stringMap(t.optional("docs"),
+                d -> new Manifest.ToolDoc(d.field("summary").string(), stringMap(d.optional("args"), Tree::string)));
         return new FlowManifest(t.field("domain").string(), tools, docs);
     }
 

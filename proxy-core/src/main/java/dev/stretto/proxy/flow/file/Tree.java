@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.file;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.FlowFormatException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

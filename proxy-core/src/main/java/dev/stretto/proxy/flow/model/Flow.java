@@ -1,5 +1,8 @@
 package dev.stretto.proxy.flow.model;
 
+import dev.stretto.proxy.flow.Promoted;
+import dev.stretto.proxy.flow.Provenance;
+import dev.stretto.trace.manifest.ToolKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +40,8 @@ import java.util.Objects;
 public record Flow(int format, Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map,
                    long group, Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed,
                    List<Fold> folds, Bindings bindings, String model, Program program, Promoted promoted,
-                   Map<String, Double> thresholds, Map<String, String> contracts, Backoff reach) {
+                   Map<String, Double> thresholds, Map<String, String> contracts, Backoff reach)
+        implements dev.stretto.proxy.flow.Flow {
 
     /**
      * Copies every collection.
@@ -135,7 +139,36 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
         return program == null ? Program.STANDARD : program;
     }
 
+    /**
+     * The model of a flow this package made.
+     *
+     * @throws IllegalArgumentException when a program made {@code flow} itself
+     */
+    public static Flow of(dev.stretto.proxy.flow.Flow flow) {
+        if (flow instanceof Flow model) {
+            return model;
+        }
+        throw new IllegalArgumentException("a flow must come from FlowFiles, Learning or Promotion, not be made by"
+                + " a program (" + flow.getClass().getName() + ")");
+    }
+
+    @Override
+    public String domain() {
+        return manifest.domain();
+    }
+
+    @Override
+    public Map<String, ToolKind> tools() {
+        return manifest.tools();
+    }
+
+    @Override
+    public boolean hasReach() {
+        return reach != null;
+    }
+
     /** Whether the flow carries an arbiter (fitted folds). */
+    @Override
     public boolean hasArbiter() {
         return !folds.isEmpty();
     }

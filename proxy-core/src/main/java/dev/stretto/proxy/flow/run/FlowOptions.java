@@ -1,6 +1,6 @@
 package dev.stretto.proxy.flow.run;
 
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.decide.Exploration;
 import java.util.Set;
 

@@ -10,7 +10,7 @@ import dev.stretto.proxy.flow.wire.FlowLogLines;
 import dev.stretto.proxy.flow.wire.LookupAnswer;
 import dev.stretto.proxy.flow.wire.RunRecord;
 import dev.stretto.trace.episode.EpisodeCut;
-import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.episode.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -51,7 +51,7 @@ public final class FlowRun {
         this.response = response.deepCopy();
         JsonNode isError = response.path("result").get("isError");
         this.failed = isError != null && isError.isBoolean() && isError.booleanValue();
-        this.cutAt = after.isTextual() ? after.textValue() : CanonicalJson.write(after);
+        this.cutAt = ToolCall.idText(after);
     }
 
     /**

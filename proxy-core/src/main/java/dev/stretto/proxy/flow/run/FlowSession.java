@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.flow.arbiter.ArbiterScorer;
 import dev.stretto.proxy.flow.decide.DeciderChoice;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.decide.DecisionMemo;
 import dev.stretto.proxy.flow.decide.FlowDecider;
 import dev.stretto.proxy.flow.decide.Scorer;

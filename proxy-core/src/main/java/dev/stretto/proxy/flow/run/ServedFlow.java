@@ -2,7 +2,7 @@ package dev.stretto.proxy.flow.run;
 
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.flow.decide.DeciderChoice;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.model.Flow;
 import java.nio.file.Path;
 import java.util.Objects;

@@ -9,18 +9,20 @@ import java.util.Map;
 
 /**
  * A tool's input contract, computed from the {@code inputSchema} of its listing: for each
- * property {@code name:type} (the type as written, a list of types joined with {@code |},
- * {@code any} when missing), with {@code !} when the property is required; sorted as strings
- * and joined with {@code ", "} ({@code order_id:string!, reason:string!}). Flows pin the
- * contracts of the tools they were learned with; a tool whose live contract differs is no
- * longer looked up.
+ * property {@code name:type} (the type string as written, an array of type strings joined with
+ * {@code |}, {@code any} for anything else: missing, or an array holding something other than
+ * a string), with {@code !} when the property is listed in {@code required}; sorted as strings
+ * and joined with {@code ", "} ({@code order_id:string!, reason:string!}). A tool whose {@code
+ * inputSchema} is missing or not an object has none. {@code stretto learn} pins the contracts
+ * of the tools it learned with, and the proxy serving the flow computes the live ones by the
+ * same rule: a tool whose live contract differs is no longer looked up.
  */
 public final class Contract {
 
     private Contract() {
     }
 
-    /** The contract of a tool whose listing has {@code inputSchema}, or null when it has none. */
+    /** The contract of a tool whose listing has {@code inputSchema} (an object), or null when it has none. */
     public static String of(JsonNode inputSchema) {
         if (inputSchema == null || !inputSchema.isObject()) {
             return null;

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.trace.manifest.ToolKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -29,11 +30,11 @@ public record LiveTools(boolean listed, Map<String, Listed> tools) {
     /**
      * One listed tool.
      *
-     * @param readOnlyHint its {@code annotations.readOnlyHint}, or null when absent
-     * @param contract     its input contract, or null without {@code inputSchema}
-     * @param required     the arguments its schema requires
+     * @param kind     what its {@code annotations.readOnlyHint} says ({@link ToolKind#ofListing})
+     * @param contract its input contract, or null without {@code inputSchema}
+     * @param required the arguments its schema requires
      */
-    public record Listed(Boolean readOnlyHint, String contract, List<String> required) {
+    public record Listed(ToolKind kind, String contract, List<String> required) {
         /** Copies the list. */
         public Listed {
             required = List.copyOf(required);
@@ -50,7 +51,6 @@ public record LiveTools(boolean listed, Map<String, Listed> tools) {
                 if (name == null || !name.isTextual()) {
                     continue;
                 }
-                JsonNode hint = tool.path("annotations").get("readOnlyHint");
                 JsonNode schema = tool.get("inputSchema");
                 List<String> required = new ArrayList<>();
                 JsonNode req = schema == null ? null : schema.get("required");
@@ -61,8 +61,7 @@ public record LiveTools(boolean listed, Map<String, Listed> tools) {
                         }
                     });
                 }
-                next.put(name.textValue(), new Listed(hint != null && hint.isBoolean() ? hint.booleanValue() : null,
-                        Contract.of(schema), required));
+                next.put(name.textValue(), new Listed(ToolKind.ofListing(tool), Contract.of(schema), required));
             }
         }
         return new LiveTools(true, next);

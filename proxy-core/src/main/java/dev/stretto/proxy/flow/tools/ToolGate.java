@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.tools;
 
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.trace.manifest.ToolKind;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -74,7 +75,7 @@ public final class ToolGate {
             if (listed == null) {
                 return new Refused("the server does not list " + tool, null);
             }
-            if (Boolean.FALSE.equals(listed.readOnlyHint())) {
+            if (listed.kind() == ToolKind.WRITE) {
                 return new Refused("the server marks " + tool + " readOnlyHint: false", null);
             }
             String pinned = flow.contracts().get(tool);

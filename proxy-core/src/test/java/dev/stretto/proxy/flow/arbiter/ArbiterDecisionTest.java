@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.ProxyStartException;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.decide.OracleOutcome;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.Fold;

@@ -14,6 +14,7 @@ import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.manifest.Manifest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -106,7 +107,7 @@ class NextStepRequestTest {
     void aLongSummaryIsTrimmedAndClippedTo250CharactersCountingEachEmojiOnce() {
         Flow shop = FlowTesting.flow("home/shop.flow.json");
         String summary = "\u00a0 " + "\uD83D\uDE00".repeat(249) + "abc \n";
-        Flow f = FlowTesting.withDocs(shop, Map.of("get_user_details", new FlowManifest.ToolDoc(summary, Map.of())));
+        Flow f = FlowTesting.withDocs(shop, Map.of("get_user_details", new Manifest.ToolDoc(summary, Map.of())));
         assertEquals("\uD83D\uDE00".repeat(249) + "a\u2026", new NextStepRequest(f).doc("get_user_details"));
     }
 

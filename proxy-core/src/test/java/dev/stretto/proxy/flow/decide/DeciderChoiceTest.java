@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.stretto.proxy.ProxyStartException;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.model.Flow;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,7 @@ import static dev.stretto.proxy.flow.FlowTesting.log;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.FlowTesting;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.trace.episode.Episode;
@@ -15,6 +16,7 @@ import dev.stretto.trace.episode.EpisodeCut;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.json.CanonicalJson;
+import dev.stretto.trace.json.RustText;
 import dev.stretto.trace.log.SessionLog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

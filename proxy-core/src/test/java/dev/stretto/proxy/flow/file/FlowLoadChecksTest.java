@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stretto.proxy.flow.FlowFormatException;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.IOException;

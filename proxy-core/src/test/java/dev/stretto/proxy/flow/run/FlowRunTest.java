@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import dev.stretto.proxy.ProxyStartException;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.decide.OracleOutcome;
 import dev.stretto.proxy.flow.decide.Scorer;
 import dev.stretto.proxy.flow.decide.Scoring;

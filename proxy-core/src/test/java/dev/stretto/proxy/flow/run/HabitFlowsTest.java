@@ -6,7 +6,7 @@ import static dev.stretto.proxy.flow.FlowTesting.log;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.stretto.proxy.ProxyStartException;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.trace.log.SessionLog;
 import java.util.ArrayList;

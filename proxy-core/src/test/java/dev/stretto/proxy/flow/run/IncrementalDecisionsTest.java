@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.decide.Exploration;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.proxy.ProxyStartException;
-import dev.stretto.proxy.flow.decide.DeciderKind;
+import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.testing.ReferenceData;
