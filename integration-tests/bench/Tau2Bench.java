@@ -157,9 +157,9 @@ final class Tau2Bench {
         System.err.printf(Locale.ROOT, "tau2: %d tasks, %d folds, %d sessions at once%n", tasks.size(), folds,
                 o.parallel());
 
-        List<Variant> all = variants(o.lookupCost());
+        List<Variant> ways = variants(o.lookupCost());
         // The quick run: the current flows and the levers together, which between them take every path.
-        List<Variant> variants = o.quick() ? List.of(all.getFirst(), all.getLast()) : all;
+        List<Variant> variants = o.quick() ? List.of(ways.getFirst(), ways.getLast()) : ways;
         Map<Boolean, Map<String, Path>> recordings = new LinkedHashMap<>();
         for (boolean conversation : List.of(false, true)) {
             recordings.put(conversation, recordAll(tasks, conversation));
