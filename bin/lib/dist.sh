@@ -7,13 +7,14 @@
 #   bin/lib/launch, bin/lib/launcher.sh                    the distribution's launcher (never
 #                                                          builds) and the launcher library
 #   lib/*.jar, lib/<program>.classpath                     the jars, and each program's class path
-#   lib/stretto-proxy.aot, lib/stretto-mcp-demo.aot        the start-up caches, trained here
+#   lib/stretto-proxy.aot, lib/stretto-proxy-active.aot,
+#   lib/stretto-mcp-demo.aot                               the start-up caches, trained here
 #                                                          against runtime/
 #   runtime/                                               a Java runtime made with jlink, holding
 #                                                          the modules jdeps finds the jars use
 #   install.sh, VERSION, docs/                             the installer, the version, the docs
 #
-# Uses $root, $jdk, say, write_aot_cache and proxy_training_args of the launcher.
+# Uses $root, $jdk, say, write_aot_cache and the proxy_training_ variables of the launcher.
 
 dist_out=$1
 dist_fail() { say "bin/dist: $*"; exit 1; }
@@ -91,8 +92,12 @@ in_tree() {
 }
 say "bin/dist: training the start-up caches on a short session"
 # shellcheck disable=SC2086
-write_aot_cache "$tree/runtime/bin/java" "$(in_tree proxy-cli)" dev.stretto.cli.ProxyMain \
-  "$tree/lib/stretto-proxy.aot" $proxy_training_args || dist_fail "training the proxy's start-up cache failed"
+write_aot_cache "$tree/runtime/bin/java" "$(in_tree proxy-cli)" $proxy_training_main \
+  "$tree/lib/stretto-proxy.aot" $proxy_passive_training_args || dist_fail "training the proxy's start-up cache failed"
+# shellcheck disable=SC2086
+write_aot_cache "$tree/runtime/bin/java" "$(in_tree proxy-cli)" $proxy_training_main \
+  "$tree/lib/stretto-proxy-active.aot" $proxy_active_training_args \
+  || dist_fail "training the proxy's start-up cache for active mode failed"
 write_aot_cache "$tree/runtime/bin/java" "$(in_tree mcp-demo)" dev.stretto.demo.DemoMain \
   "$tree/lib/stretto-mcp-demo.aot" || dist_fail "training the demo's start-up cache failed"
 

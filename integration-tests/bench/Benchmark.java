@@ -1,16 +1,21 @@
-// The benchmark behind the README's performance section. Run it with bin/bench (bin/bench --help).
+// The benchmark behind docs/performance.md. Run it with bin/bench (bin/bench --help).
 //
 // What a user of a proxy compares: the same work done against the server directly (the
-// baseline) and through stretto-proxy in front of it, passive, recording (also with --record-sync, each line on disk before it is forwarded) and in active mode.
-// Two servers serve as baselines: stretto-mcp-demo driven over its pipes (start-up, round trips,
-// parallel calls, idle memory) and cat, the pipe's own limit (throughput of 1 KiB and 1 MiB lines,
-// one 64 MiB line). Every round runs every setup of a scenario one after the other, in an order
-// that rotates from round to round, so that the machine's drift falls on all of them alike; each
-// figure is the median of the rounds, and a comparison with the baseline is the median of the
-// rounds' own comparisons. The figures are printed as one table (with issue 9's targets beside
-// them) and written as JSON. Then a served flow is timed beside the passive proxy
-// (FlowTiming.java), `stretto learn` is timed, and sessions are run in this JVM as a Java agent
-// harness runs them (InJvmSessions.java), and stretto console lists many sessions (ConsoleTiming.java).
+// baseline) and through stretto-proxy in front of it: passive (without --record: nothing is
+// logged), recording (also with --record-sync, each line on disk before it is forwarded) and in
+// active mode. Two servers serve as baselines: stretto-mcp-demo driven over its pipes (start-up,
+// round trips, parallel calls, idle memory) and cat, the pipe's own limit (throughput of 1 KiB and
+// 1 MiB lines, one 64 MiB line). Every round runs every setup of a scenario one after the other,
+// in an order that rotates from round to round, so that the machine's drift falls on all of them
+// alike; each figure is the median of the rounds, and a comparison with the baseline is the median
+// of the rounds' own comparisons. The figures are printed as one table with the project's targets
+// beside them, then each target with the figure that meets it or not (with --against, another
+// build's figure beside it, measured in the same rounds), and written as JSON. Then a served flow
+// is timed beside the passive proxy (FlowTiming.java), active mode's tool calls are timed with a
+// 50-rule policy and without (PolicyTiming.java), `stretto learn` is timed, sessions are run in
+// this JVM as a Java agent harness runs them (InJvmSessions.java), stretto console lists many
+// sessions (ConsoleTiming.java), and stretto-proxy --listen serves hosts over HTTP beside
+// supergateway (ListenTiming.java).
 //
 // --quick runs every scenario once with small amounts, checks every answer as the full run does
 // and asserts nothing about speed: CI runs it so that the harness never rots.
@@ -31,8 +36,8 @@ public class Benchmark {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
-    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "learn", "injvm",
-            "console", "tau2");
+    static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "policy", "learn",
+            "injvm", "console", "listen", "tau2");
 
     /** The cost of a wasted lookup the τ² benchmark's tuned flows are learned with (--lookup-cost). */
     static final double DEFAULT_LOOKUP_COST = 1.0;
@@ -41,7 +46,8 @@ public class Benchmark {
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
                    long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path dist, Path json,
                    int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen,
-                   int consoleSessions, int folds, int tau2Parallel, double lookupCost, Path tau2Keep) {
+                   int consoleSessions, int listenSessions, int folds, int tau2Parallel, double lookupCost,
+                   Path tau2Keep) {
 
         static Options parse(Path root, List<String> args) {
             boolean quick = args.contains("--quick");
@@ -60,6 +66,7 @@ public class Benchmark {
             int injvmSessions = quick ? 20 : 2000;
             int injvmOpen = quick ? 20 : 1000;
             int consoleSessions = quick ? 120 : 10_000;
+            int listenSessions = quick ? 4 : 100;
             int folds = quick ? 2 : 5;
             int tau2Parallel = 4;
             double lookupCost = DEFAULT_LOOKUP_COST;
@@ -103,6 +110,7 @@ public class Benchmark {
                     case "--injvm-sessions" -> injvmSessions = positive(a, value);
                     case "--injvm-open" -> injvmOpen = positive(a, value);
                     case "--console-sessions" -> consoleSessions = positive(a, value);
+                    case "--listen-sessions" -> listenSessions = positive(a, value);
                     case "--folds" -> folds = positive(a, value);
                     case "--parallel" -> tau2Parallel = positive(a, value);
                     case "--lookup-cost" -> lookupCost = aboveZero(a, value);
@@ -118,7 +126,8 @@ public class Benchmark {
             }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
                     100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, dist, json, customers, learnSessions,
-                    learnRounds, injvmSessions, injvmOpen, consoleSessions, folds, tau2Parallel, lookupCost, tau2Keep);
+                    learnRounds, injvmSessions, injvmOpen, consoleSessions, listenSessions, folds, tau2Parallel, lookupCost,
+                    tau2Keep);
         }
 
         private static Path emptyOrNew(String option, Path dir) {
@@ -202,6 +211,9 @@ public class Benchmark {
         if (options.parts().contains("flow")) {
             FlowTiming.run(root, options.rounds(), options.customers());
         }
+        if (options.parts().contains("policy")) {
+            PolicyTiming.run(root, options.rounds(), options.pings(), options.warmUpPings());
+        }
         if (options.parts().contains("learn")) {
             LearnTiming.run(root, options.learnSessions(), options.learnRounds());
         }
@@ -210,6 +222,10 @@ public class Benchmark {
         }
         if (options.parts().contains("console")) {
             ConsoleTiming.run(root, options.consoleSessions(), options.quick() ? 2 : 11);
+        }
+        if (options.parts().contains("listen")) {
+            ListenTiming.run(root, options.rounds(), options.quick() ? 20 : 2000, options.listenSessions(),
+                    options.quick() ? 3 : 50);
         }
         if (options.parts().contains("tau2")) {
             Tau2Bench.run(root, new Tau2Bench.Options(options.quick(), options.folds(), options.tau2Parallel(),

@@ -38,7 +38,7 @@ final class Runs {
             out.put(Benchmark.Measure.STARTUP_MS, (System.nanoTime() - p.startNanos) / 1e6);
             p.write("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
             Thread.sleep(IDLE_WAIT_MS);
-            out.put(Benchmark.Measure.IDLE_RSS_MB, p.status("VmRSS") / 1024.0);
+            out.put(Benchmark.Measure.IDLE_RSS_MB, p.status("VmRSS") * 1024 / 1e6);
             long[] rtt = new long[o.pings()];
             for (int i = -o.warmUpPings(); i < o.pings(); i++) {
                 String id = Integer.toString(i + o.warmUpPings() + 1);
@@ -75,7 +75,7 @@ final class Runs {
             p.write(Benchmark.INIT);
             p.expectLine("\"id\":0");
             long t0 = System.nanoTime();
-            Thread writer = p.writeInBackground(bytes, 1);
+            Thread writer = p.writeInBackground(bytes);
             boolean[] answered = new boolean[n];
             for (int k = 0; k < n; k++) {
                 String line = p.readLine();
@@ -103,21 +103,22 @@ final class Runs {
      */
     static Map<Benchmark.Measure, Double> throughput(Setup setup, Benchmark.Options o, int lineSize, long volume,
                                                      Benchmark.Measure measure) throws Exception {
-        byte[] block = Lines.block(lineSize);
-        long blocks = Math.max(1, volume / block.length);
+        Lines.Block block = Lines.block(lineSize);
+        long blocks = Math.max(1, volume / block.length());
+        long expected = block.crc(blocks);
         try (Proc p = Proc.start(setup.command(CAT))) {
             p.write(Lines.PROBE);
             p.expectLine("notifications/probe");
             long t0 = System.nanoTime();
-            Thread writer = p.writeInBackground(block, blocks, lineSize);
-            long crc = p.readAndCrc(block.length * blocks);
+            Thread writer = p.writeInBackground(block, blocks);
+            long crc = p.readAndCrc(block.length() * blocks);
             double seconds = (System.nanoTime() - t0) / 1e9;
             writer.join();
-            if (crc != Lines.crc(block.clone(), blocks, lineSize)) {
+            if (crc != expected) {
                 throw new IllegalStateException(setup.label() + ": the lines came back changed");
             }
             p.endAndAwait();
-            return Map.of(measure, block.length * blocks / seconds / 1e6);
+            return Map.of(measure, block.length() * blocks / seconds / 1e6);
         }
     }
 
@@ -126,16 +127,18 @@ final class Runs {
      * gives) sent and read back; the process's peak resident set (VmHWM) then, and the time.
      */
     static Map<Benchmark.Measure, Double> bigLine(Setup setup, Benchmark.Options o) throws Exception {
-        byte[] line = Lines.result(7, o.bigLineMiB() << 20);
+        byte[] line = Lines.result("7", o.bigLineMiB() << 20);
         try (Proc p = Proc.start(setup.command(CAT))) {
             p.write(Lines.PROBE);
             p.expectLine("notifications/probe");
             long t0 = System.nanoTime();
-            Thread writer = p.writeInBackground(line, 1);
+            Thread writer = p.writeInBackground(line);
             long crc = p.readAndCrc(line.length);
             double ms = (System.nanoTime() - t0) / 1e6;
             writer.join();
-            if (crc != Lines.crc(line, 1)) {
+            CRC32 expected = new CRC32();
+            expected.update(line);
+            if (crc != expected.getValue()) {
                 throw new IllegalStateException(setup.label() + ": the line came back changed");
             }
             double peakMb = p.status("VmHWM") / 1024.0;
@@ -144,7 +147,7 @@ final class Runs {
         }
     }
 
-    private static double percentile(long[] sorted, double q) {
+    static double percentile(long[] sorted, double q) {
         return sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
     }
 
@@ -161,51 +164,71 @@ final class Runs {
         }
 
         /**
-         * Lines of exactly {@code size} bytes (with the newline): 1 KiB ones are tools/call
-         * requests, as a load test sends; larger ones tools/call results, as a file read answers.
-         * Enough of them (at least a MiB, each with its own id) to be written over and over.
+         * Lines written over and over: at least a MiB of them, each with an id of its own, and
+         * the digits of every id renewed at each writing ({@link #number}), so that no two lines
+         * the benchmark sends have the same id (active mode refuses a call whose id is in flight,
+         * and through cat no call is ever answered).
+         *
+         * @param bytes    the lines
+         * @param idDigits where each line's number of the writing is, {@value #DIGITS} digits
          */
-        static byte[] block(int size) {
-            int count = Math.max(4, (1 << 20) / size);
-            byte[] block = new byte[count * size];
-            for (int i = 0; i < count; i++) {
-                byte[] line = size <= 4096 ? request(size) : result(i, size);
-                System.arraycopy(line, 0, block, i * size, size);
+        record Block(byte[] bytes, int[] idDigits) {
+            static final int DIGITS = 7;
+
+            int length() {
+                return bytes.length;
             }
-            number(block, 0, size);
-            return block;
-        }
 
-        // A request's id is a string of ID_DIGITS digits at ID_AT, so that each copy of a block can
-        // give its requests ids of their own: the proxy refuses a request whose id another
-        // request of the host's in flight still has, as a server could not tell their answers apart.
-        private static final String REQUEST_HEAD = "{\"jsonrpc\":\"2.0\",\"id\":\"";
-        static final int ID_AT = REQUEST_HEAD.length();
-        static final int ID_DIGITS = 12;
+            /** Makes the lines those of writing {@code n}. */
+            void number(long n) {
+                long v = n;
+                byte[] digits = new byte[DIGITS];
+                for (int d = DIGITS - 1; d >= 0; d--) {
+                    digits[d] = (byte) ('0' + v % 10);
+                    v /= 10;
+                }
+                for (int at : idDigits) {
+                    System.arraycopy(digits, 0, bytes, at, DIGITS);
+                }
+            }
 
-        static byte[] request(int size) {
-            return exactly(REQUEST_HEAD + "0".repeat(ID_DIGITS) + "\",\"method\":\"tools/call\",\"params\":{\"name\":"
-                    + "\"lookup\",\"arguments\":{\"text\":\"", "\"}}}\n", size);
+            /** The CRC-32 of the first {@code times} writings, one after the other. */
+            long crc(long times) {
+                CRC32 crc = new CRC32();
+                for (long i = 0; i < times; i++) {
+                    number(i);
+                    crc.update(bytes);
+                }
+                return crc.getValue();
+            }
         }
 
         /**
-         * Numbers the requests of copy {@code copy} of a block of lines of {@code size} bytes in
-         * place, on from the copies before it; lines of results are left as they are.
+         * Lines of exactly {@code size} bytes (with the newline): 1 KiB ones are tools/call
+         * requests, as a load test sends; larger ones tools/call results, as a file read answers.
          */
-        static void number(byte[] block, long copy, int size) {
-            if (size > 4096) {
-                return;
-            }
-            int count = block.length / size;
+        static Block block(int size) {
+            int count = Math.max(4, (1 << 20) / size);
+            byte[] block = new byte[count * size];
+            int[] digits = new int[count];
             for (int i = 0; i < count; i++) {
-                long id = copy * count + i;
-                for (int d = ID_DIGITS - 1, at = i * size + ID_AT; d >= 0; d--, id /= 10) {
-                    block[at + d] = (byte) ('0' + id % 10);
-                }
+                String id = "\"" + "0".repeat(Block.DIGITS) + "-" + i + "\"";
+                byte[] line = size <= 4096 ? request(id, size) : result(id, size);
+                System.arraycopy(line, 0, block, i * size, size);
+                digits[i] = i * size + ID_AT + 1;
             }
+            return new Block(block, digits);
         }
 
-        static byte[] result(int id, int size) {
+        // Where a line's id starts: right after the head both kinds of line share.
+        private static final int ID_AT = "{\"jsonrpc\":\"2.0\",\"id\":".length();
+
+        static byte[] request(String id, int size) {
+            return exactly("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"lookup\",\"arguments\":{\"text\":\"", "\"}}}\n", size);
+        }
+
+        static byte[] result(String id, int size) {
             return exactly("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\","
                     + "\"text\":\"", "\"}],\"isError\":false}}\n", size);
         }
@@ -227,32 +250,24 @@ final class Runs {
             return line;
         }
 
-        static long crc(byte[] block, long times) {
-            CRC32 crc = new CRC32();
-            for (long i = 0; i < times; i++) {
-                crc.update(block);
-            }
-            return crc.getValue();
-        }
-
-        /** The CRC-32 of {@code times} copies of a block of lines of {@code size} bytes, each numbered as written. */
-        static long crc(byte[] block, long times, int size) {
-            CRC32 crc = new CRC32();
-            for (long i = 0; i < times; i++) {
-                number(block, i, size);
-                crc.update(block);
-            }
-            return crc.getValue();
-        }
     }
 
-    /** A process under test: its pipes, its start time, its stderr kept in a file for errors. */
+    /**
+     * A process under test: its pipes, its start time, its stderr kept in a file for errors. A
+     * process that gives nothing for {@link #STALL_SECONDS} while it is read is killed, so that
+     * a run that lost a line fails instead of waiting for it for good.
+     */
     static final class Proc implements AutoCloseable {
+        static final long STALL_SECONDS = 120;
+
         final Process process;
         final long startNanos;
         private final java.nio.file.Path stderr;
         private final java.io.BufferedInputStream out;
         private final OutputStream in;
+        // While a read waits: when the last bytes came (nanoTime); 0 while nothing is read.
+        private volatile long readingSince;
+        private volatile boolean stalled;
 
         private Proc(Process process, long startNanos, java.nio.file.Path stderr) {
             this.process = process;
@@ -260,6 +275,23 @@ final class Runs {
             this.stderr = stderr;
             this.out = new java.io.BufferedInputStream(process.getInputStream(), 1 << 17);
             this.in = process.getOutputStream();
+            Thread.ofPlatform().daemon().start(this::watch);
+        }
+
+        // Kills the process once a read has waited STALL_SECONDS for bytes; ends with it.
+        private void watch() {
+            try {
+                while (!process.waitFor(1, java.util.concurrent.TimeUnit.SECONDS)) {
+                    long since = readingSince;
+                    if (since != 0 && System.nanoTime() - since > STALL_SECONDS * 1_000_000_000L) {
+                        stalled = true;
+                        process.descendants().forEach(ProcessHandle::destroyForcibly);
+                        process.destroyForcibly();
+                    }
+                }
+            } catch (InterruptedException e) {
+                // Nobody interrupts it.
+            }
         }
 
         static Proc start(List<String> command) throws IOException {
@@ -281,29 +313,29 @@ final class Runs {
             in.flush();
         }
 
-        /** Writes {@code bytes} {@code times} times on a thread of its own. */
-        Thread writeInBackground(byte[] bytes, long times) {
-            return Thread.ofPlatform().start(() -> {
-                try {
-                    for (long i = 0; i < times; i++) {
-                        in.write(bytes);
-                    }
-                    in.flush();
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+        /** Writes {@code bytes} on a thread of its own. */
+        Thread writeInBackground(byte[] bytes) {
+            return inBackground(() -> in.write(bytes));
+        }
+
+        /** Writes {@code block} {@code times} times, numbered anew each time, on a thread of its own. */
+        Thread writeInBackground(Lines.Block block, long times) {
+            return inBackground(() -> {
+                for (long i = 0; i < times; i++) {
+                    block.number(i);
+                    in.write(block.bytes());
                 }
             });
         }
 
-        /** As above, each copy of a block of lines of {@code size} bytes numbered as {@link Lines#number} says. */
-        Thread writeInBackground(byte[] block, long times, int size) {
-            byte[] copy = block.clone();
+        private interface Writing {
+            void run() throws IOException;
+        }
+
+        private Thread inBackground(Writing writing) {
             return Thread.ofPlatform().start(() -> {
                 try {
-                    for (long i = 0; i < times; i++) {
-                        Lines.number(copy, i, size);
-                        in.write(copy);
-                    }
+                    writing.run();
                     in.flush();
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
@@ -315,8 +347,13 @@ final class Runs {
         String readLine() throws IOException {
             java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(256);
             int b;
-            while ((b = out.read()) >= 0 && b != '\n') {
-                line.write(b);
+            readingSince = System.nanoTime();
+            try {
+                while ((b = out.read()) >= 0 && b != '\n') {
+                    line.write(b);
+                }
+            } finally {
+                readingSince = 0;
             }
             return b < 0 && line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
         }
@@ -333,13 +370,18 @@ final class Runs {
             CRC32 crc = new CRC32();
             byte[] buf = new byte[1 << 17];
             long left = n;
-            while (left > 0) {
-                int r = out.read(buf, 0, (int) Math.min(buf.length, left));
-                if (r < 0) {
-                    throw new IllegalStateException("the output ended " + left + " bytes early" + stderrTail());
+            try {
+                while (left > 0) {
+                    readingSince = System.nanoTime();
+                    int r = out.read(buf, 0, (int) Math.min(buf.length, left));
+                    if (r < 0) {
+                        throw new IllegalStateException("the output ended " + left + " bytes early" + stderrTail());
+                    }
+                    crc.update(buf, 0, r);
+                    left -= r;
                 }
-                crc.update(buf, 0, r);
-                left -= r;
+            } finally {
+                readingSince = 0;
             }
             return crc.getValue();
         }
@@ -366,11 +408,12 @@ final class Runs {
         }
 
         String stderrTail() {
+            String killed = stalled ? "; it was killed after " + STALL_SECONDS + " s without output" : "";
             try {
                 String s = java.nio.file.Files.readString(stderr);
-                return s.isEmpty() ? "" : "; its stderr: " + s.substring(Math.max(0, s.length() - 2000));
+                return killed + (s.isEmpty() ? "" : "; its stderr: " + s.substring(Math.max(0, s.length() - 2000)));
             } catch (IOException e) {
-                return "";
+                return killed;
             }
         }
 

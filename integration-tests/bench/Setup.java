@@ -19,6 +19,7 @@ record Setup(String key, String label, Path launcher, List<String> options, Path
         Path demo = o.root().resolve("bin/stretto-mcp-demo");
         List<Setup> setups = new ArrayList<>(List.of(
                 new Setup("baseline", "baseline", null, List.of(), demo),
+                // Passive without --record: nothing is logged, so nothing need be cut into lines.
                 new Setup("passive", "passive", proxy, List.of(), demo),
                 new Setup("record", "--record", proxy, List.of("--record", logs.toString()), demo),
                 // Every line forced to disk before it is forwarded: what durability costs.
@@ -33,6 +34,8 @@ record Setup(String key, String label, Path launcher, List<String> options, Path
             Path other = o.against().resolve("bin/stretto-proxy");
             setups.add(new Setup("against_passive", "against", other, List.of(), demo));
             setups.add(new Setup("against_record", "against rec", other, List.of("--record", logs.toString()), demo));
+            setups.add(new Setup("against_active", "against act", other,
+                    List.of("--domain", "retail", "--guards", "--commit"), demo));
         }
         if (o.dist() != null) {
             // An unpacked distribution: its own runtime, launchers and start-up caches, its

@@ -5,9 +5,12 @@
 // replies. Each step is one line on stdout, "<what>: <detail>"; the server's log messages
 // and the call's progress too.
 //
-//   node host.mjs [--call TOOL] [--args JSON] -- COMMAND [ARG...]
-//   node host.mjs [--call TOOL] [--args JSON] --http URL
+//   node host.mjs [--call TOOL [--args JSON]]... [--allow-error] -- COMMAND [ARG...]
+//   node host.mjs [--call TOOL [--args JSON]]... [--allow-error] [--header NAME=VALUE]... --http URL
 //
+// Each --call is made in turn (lookup {} when none is given); --args belongs to the --call
+// before it. --allow-error takes a result with isError as a result (a refused call, say);
+// --header sends a header with every HTTP request (Stretto-Session, Authorization).
 // Exit status 0 with a last line "host: ok" when every step worked; 1 with
 // "host: failed: <why>" when one did not; 2 for a usage error. The SDK is loaded from
 // .cache/ts-host/ at the top of the checkout, where bin/test installs this directory's
@@ -19,12 +22,13 @@ const installed = new URL('../../.cache/ts-host/', import.meta.url);
 
 function usage(problem) {
   console.error(`stretto-ts-host: ${problem}`);
-  console.error('usage: node host.mjs [--call TOOL] [--args JSON] (-- COMMAND [ARG...] | --http URL)');
+  console.error('usage: node host.mjs [--call TOOL [--args JSON]]... [--allow-error] [--header NAME=VALUE]...'
+    + ' (-- COMMAND [ARG...] | --http URL)');
   process.exit(2);
 }
 
 function parse(argv) {
-  const options = { tool: 'lookup', args: {}, url: null, command: null };
+  const options = { calls: [], allowError: false, headers: {}, url: null, command: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${arg} needs a value`));
@@ -32,14 +36,26 @@ function parse(argv) {
       options.command = argv.slice(i + 1);
       break;
     } else if (arg === '--call') {
-      options.tool = value();
+      options.calls.push({ name: value(), arguments: {} });
     } else if (arg === '--args') {
       const text = value();
+      if (options.calls.length === 0) {
+        usage('--args belongs to a --call before it');
+      }
       try {
-        options.args = JSON.parse(text);
+        options.calls[options.calls.length - 1].arguments = JSON.parse(text);
       } catch {
         usage(`--args is not JSON: ${text}`);
       }
+    } else if (arg === '--allow-error') {
+      options.allowError = true;
+    } else if (arg === '--header') {
+      const header = value();
+      const eq = header.indexOf('=');
+      if (eq <= 0) {
+        usage(`--header takes NAME=VALUE, not ${header}`);
+      }
+      options.headers[header.slice(0, eq)] = header.slice(eq + 1);
     } else if (arg === '--http') {
       options.url = value();
     } else {
@@ -48,6 +64,9 @@ function parse(argv) {
   }
   if ((options.url === null) === (options.command === null || options.command.length === 0)) {
     usage('give the server as -- COMMAND or as --http URL');
+  }
+  if (options.calls.length === 0) {
+    options.calls.push({ name: 'lookup', arguments: {} });
   }
   return options;
 }
@@ -101,7 +120,7 @@ client.setNotificationHandler(sdk.schemas.LoggingMessageNotificationSchema,
   (n) => say('log', `${n.params.level} ${JSON.stringify(n.params.data)}`));
 
 const transport = options.url !== null
-  ? new sdk.StreamableHTTPClientTransport(new URL(options.url))
+  ? new sdk.StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: options.headers } })
   : new sdk.StdioClientTransport({ command: options.command[0], args: options.command.slice(1), stderr: 'inherit' });
 
 try {
@@ -109,13 +128,15 @@ try {
   say('server', JSON.stringify(client.getServerVersion()));
   const { tools } = await client.listTools();
   say('tools', tools.map((t) => t.name).join(' '));
-  const result = await client.callTool({ name: options.tool, arguments: options.args }, undefined, {
-    timeout: 60_000,
-    onprogress: (p) => say('progress', JSON.stringify(p)),
-  });
-  say('result', JSON.stringify(result));
-  if (result.isError) {
-    throw new Error(`${options.tool} answered with isError`);
+  for (const call of options.calls) {
+    const result = await client.callTool(call, undefined, {
+      timeout: 60_000,
+      onprogress: (p) => say('progress', JSON.stringify(p)),
+    });
+    say('result', JSON.stringify(result));
+    if (result.isError && !options.allowError) {
+      throw new Error(`${call.name} answered with isError`);
+    }
   }
   say('host', 'ok');
 } catch (e) {

@@ -22,6 +22,16 @@ class ByteExactnessIT {
 
     @Test
     void everyKindOfLineComesBackByteForByteAndIsLoggedAsMessageOrRaw() throws Exception {
+        everyLineComesBack();
+    }
+
+    /** The same lines with a policy loaded (the example that hides tools and denies sampling): it acts on none. */
+    @Test
+    void everyKindOfLineComesBackByteForByteWithAPolicyLoaded() throws Exception {
+        everyLineComesBack("--policy", Repo.root().resolve("examples/policies/no-network.yaml").toString());
+    }
+
+    private void everyLineComesBack(String... options) throws Exception {
         char[] big = new char[8 * 1024 * 1024];
         Arrays.fill(big, 'x');
         String bigLine = "{\"big\":\"" + new String(big) + "\"}";
@@ -37,7 +47,10 @@ class ByteExactnessIT {
         write(input, "{\"last\":true}");
         byte[] sent = input.toByteArray();
 
-        try (Proc p = Proc.start(List.of(Repo.bin("stretto-proxy"), "--record", logs.toString(), "--", "cat"))) {
+        List<String> command = new ArrayList<>(List.of(Repo.bin("stretto-proxy"), "--record", logs.toString()));
+        command.addAll(List.of(options));
+        command.addAll(List.of("--", "cat"));
+        try (Proc p = Proc.start(command)) {
             // Written from another thread: the proxy's stdout must be drained while we write.
             Thread writer = Thread.ofVirtual().start(() -> {
                 try (OutputStream in = p.stdin()) {

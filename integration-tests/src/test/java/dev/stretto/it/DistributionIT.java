@@ -90,7 +90,7 @@ class DistributionIT {
         }
         for (String file : List.of("bin/lib/launcher.sh", "lib/proxy-cli.jar", "lib/mcp-demo.jar",
                 "lib/proxy-cli.classpath", "lib/mcp-demo.classpath", "lib/stretto-proxy.aot",
-                "lib/stretto-mcp-demo.aot", "docs/install.md", "docs/hosts.md")) {
+                "lib/stretto-proxy-active.aot", "lib/stretto-mcp-demo.aot", "docs/install.md", "docs/hosts.md")) {
             assertTrue(Files.isRegularFile(tree.resolve(file)), file);
         }
         // The distribution's launcher is not the checkout's: it never builds.

@@ -140,7 +140,8 @@ class LauncherIT {
             while (dirs.find()) {
                 named.add(dirs.group());
             }
-            assertEquals(List.of("integration-tests/reference-server/", "integration-tests/ts-host/"), named, out);
+            assertEquals(List.of("integration-tests/reference-server/", "integration-tests/ts-host/",
+                    "integration-tests/conformance/"), named, out);
             for (String dir : named) {
                 assertTrue(Files.isRegularFile(Repo.root().resolve(dir).resolve("package-lock.json")), dir);
             }

@@ -22,14 +22,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * stdout, is ended with the server however the session ends, and neither it nor a host that
  * stopped reading keeps the proxy from exiting with the server's status.
  *
- * <p>The proxy makes itself a child subreaper off its start-up path; each test lets the server
- * leave its process behind only once the proxy has said (at debug level) that it is one.
+ * <p>What the server left behind when its parent exited went to init, and is found by the
+ * server's mark in its environment: the first two tests leave it in the server's first instant
+ * and end the session at once.
  */
 class OrphansIT {
     /** A server whose shell leaves {@code sleep} behind, holding the server's stdout, and says its pid. */
     private static final String LEAVES_SLEEP = "sleep 300 & echo $!; ";
     private static final Map<String, String> DEBUG = Map.of("STRETTO_LOG_LEVEL", "debug");
-    private static final String SUBREAPER = "this process is a child subreaper";
 
     @TempDir
     Path logs;
@@ -56,11 +56,43 @@ class OrphansIT {
         assertFalse(ShutdownLadderIT.running(orphan), "the server's background sleep outlived the proxy");
     }
 
+    /** Where a server that prints nothing writes its background sleep's pid. */
+    private Path pidFile() {
+        return logs.resolve("orphan.pid");
+    }
+
+    // Read once the proxy has exited (the shell wrote it before it went on).
+    private void sleepStartedAccordingToTheFile() throws Exception {
+        orphan = Long.parseLong(Files.readString(pidFile()).trim());
+        orphanHandle = ProcessHandle.of(orphan).orElse(null);
+    }
+
+    @Test
+    void aBackgroundProcessStartedInTheServersFirstInstantEndsWhenTheHostClosesStdinAtOnce() throws Exception {
+        // cat writes nothing and ends at the host's first move; sleep went to init when it exited.
+        try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", "sleep 300 & echo $! > '" + pidFile() + "'; exec cat")) {
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), "cat's status, once its background sleep is ended; stderr:\n" + p.stderr());
+            sleepStartedAccordingToTheFile();
+            assertOrphanGone();
+        }
+    }
+
+    @Test
+    void aBackgroundProcessOfAServerThatExitsInItsFirstInstantEndsWithIt() throws Exception {
+        // The host keeps stdin open; the shell exits at once, and its sleep (holding the
+        // server's stdout) goes to init.
+        try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", "sleep 300 & echo $! > '" + pidFile() + "'; exit 3")) {
+            assertEquals(3, p.waitFor(), "the shell's status; stderr:\n" + p.stderr());
+            sleepStartedAccordingToTheFile();
+            assertOrphanGone();
+        }
+    }
+
     @Test
     void aBackgroundProcessOfTheServerEndsWhenTheHostClosesStdin() throws Exception {
         try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", LEAVES_SLEEP + "exec cat")) {
             sleepStarted(p);
-            p.awaitStderr(SUBREAPER);
             p.closeStdin();
             assertEquals(0, p.waitFor(), "cat's status, once its background sleep is ended; stderr:\n" + p.stderr());
             assertOrphanGone();
@@ -80,9 +112,8 @@ class OrphansIT {
     @Test
     void aProcessTheServerDetachedFromItselfEndsWhenTheHostSendsSigterm() throws Exception {
         // The subshell starts sleep and exits at once: sleep is no longer the server's
-        // descendant, it was re-parented (to the proxy, a child subreaper).
+        // descendant, it was re-parented (to init), but it has the server's mark.
         try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", "read go; (sleep 300 & echo $!); exec cat")) {
-            p.awaitStderr(SUBREAPER);
             p.send("go");
             sleepStarted(p);
             p.signal("TERM");
@@ -92,12 +123,11 @@ class OrphansIT {
     }
 
     @Test
-    void aProcessTheServerDetachedIsReapedWhenItExitsAndLeavesNoZombie() throws Exception {
+    void aProcessTheServerDetachedLeavesNoZombieOfTheProxyWhenItExits() throws Exception {
         try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", "read go; (sleep 1 & echo $!); exec cat")) {
-            p.awaitStderr(SUBREAPER);
             p.send("go");
             sleepStarted(p);
-            // Re-parented to the proxy, it exits and must not stay there as a zombie. /proc
+            // It exits while the session runs and must not stay a zombie of the proxy's. /proc
             // tells no one when that changes, so it is looked at every 50 ms.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Proc.WAIT_SECONDS);
             while (parentOf(orphan) == p.process().pid()) {
@@ -124,7 +154,6 @@ class OrphansIT {
         try (Proc p = Proc.proxy(DEBUG, "--", "sh", "-c", LEAVES_SLEEP + "read go; echo last; exit 3")) {
             // stdin stays open: the host is still there.
             sleepStarted(p);
-            p.awaitStderr(SUBREAPER);
             p.send("go");
             assertEquals("last", p.nextLine());
             assertEquals(3, p.waitFor(), p.stderr());

@@ -180,6 +180,32 @@ final class Proc implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until stderr has {@code nth} lines (from 1) that {@code wanted} accepts, failing the
+     * test if it does not in time; returns the last of them.
+     */
+    String awaitStderrLine(java.util.function.Predicate<String> wanted, int nth) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        synchronized (stderrBytes) {
+            while (true) {
+                List<String> found = stderrBytes.toString(StandardCharsets.UTF_8).lines().filter(wanted).toList();
+                if (found.size() >= nth) {
+                    return found.get(nth - 1);
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || stderrDone.isDone()) {
+                    fail("stderr did not have " + nth + " such lines within " + WAIT_SECONDS + " s; stderr:\n" + stderr());
+                }
+                TimeUnit.NANOSECONDS.timedWait(stderrBytes, left);
+            }
+        }
+    }
+
+    /** Everything on stdout so far, as text. */
+    String stdout() {
+        return new String(stdoutBytes(), StandardCharsets.UTF_8);
+    }
+
     Process process() {
         return process;
     }

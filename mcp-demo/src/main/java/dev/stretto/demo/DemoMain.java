@@ -52,6 +52,9 @@ public final class DemoMain {
                                       (repeatable)
               --hint TOOL=false       list TOOL with readOnlyHint false (a write)
               --hint TOOL=none        list TOOL with empty annotations (repeatable)
+              --rug-pull TOOL=TEXT    from the second tools/list answer on, give TOOL the
+                                      description TEXT, as a server that rewrites a tool after
+                                      the host approved it would (to try a policy's pinning)
               --http ADDR             serve Streamable HTTP on ADDR (HOST:PORT, e.g.
                                       127.0.0.1:0 for a free port) at /mcp instead of stdio;
                                       prints the endpoint URL as the one line on stdout and

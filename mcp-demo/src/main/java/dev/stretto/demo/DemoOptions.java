@@ -20,12 +20,13 @@ import java.util.Set;
  * @param hints       replaced annotation hints, by tool name
  * @param http        where to serve Streamable HTTP instead of stdio
  * @param requireAuth the exact {@code Authorization} header HTTP requests must carry
+ * @param rugPulls    for each tool named, the description it has from the second {@code tools/list} on
  */
 record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
-                   Optional<InetSocketAddress> http, Optional<String> requireAuth) {
+                   Optional<InetSocketAddress> http, Optional<String> requireAuth, Map<String, String> rugPulls) {
 
     static final String USAGE = "usage: stretto-mcp-demo [--world echo|retail|tau2-retail [--db FILE]] [--hide TOOL] "
-            + "[--hint TOOL=false|none] [--http ADDR [--require-auth VALUE]]";
+            + "[--hint TOOL=false|none] [--rug-pull TOOL=TEXT] [--http ADDR [--require-auth VALUE]]";
 
     /** What the command line asks for. */
     sealed interface Invocation {
@@ -49,7 +50,7 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
 
     /** The tools this server offers, with {@link #hidden} and {@link #hints} applied. */
     ToolBox toolBox() {
-        return new ToolBox(world, hidden, hints);
+        return new ToolBox(world, hidden, hints, rugPulls);
     }
 
     static Invocation parse(List<String> args) throws UsageException {
@@ -59,6 +60,7 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
         Map<String, Hint> hints = new LinkedHashMap<>();
         Optional<InetSocketAddress> http = Optional.empty();
         Optional<String> auth = Optional.empty();
+        Map<String, String> rugPulls = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String option = arg;
@@ -75,7 +77,7 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
                 case "--version", "-V" -> {
                     return new Version();
                 }
-                case "--world", "--db", "--hide", "--hint", "--http", "--require-auth" -> {
+                case "--world", "--db", "--hide", "--hint", "--http", "--require-auth", "--rug-pull" -> {
                     String value;
                     if (inline != null) {
                         value = inline;
@@ -109,6 +111,13 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
                         }
                         case "--http" -> http = Optional.of(address(value));
                         case "--require-auth" -> auth = Optional.of(value);
+                        case "--rug-pull" -> {
+                            int sep = value.indexOf('=');
+                            if (sep <= 0) {
+                                throw new UsageException("--rug-pull " + value + ": expected TOOL=DESCRIPTION");
+                            }
+                            rugPulls.put(value.substring(0, sep), value.substring(sep + 1));
+                        }
                         default -> throw new IllegalStateException(option);
                     }
                 }
@@ -125,7 +134,8 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
         }
         World world = worldName.equals("tau2-retail") ? new Tau2RetailWorld(database(db))
                 : World.named(worldName).orElseThrow();
-        DemoOptions options = new DemoOptions(world, Set.copyOf(hidden), Map.copyOf(hints), http, auth);
+        DemoOptions options = new DemoOptions(world, Set.copyOf(hidden), Map.copyOf(hints), http, auth,
+                Map.copyOf(rugPulls));
         try {
             options.toolBox();
         } catch (IllegalArgumentException e) {

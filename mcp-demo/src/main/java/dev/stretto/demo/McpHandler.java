@@ -35,6 +35,8 @@ final class McpHandler {
 
     private final ToolBox tools;
     private final Sleeper sleeper;
+    // Shared by an HTTP server's sessions: --rug-pull counts the server's listings.
+    private final java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
 
     McpHandler(ToolBox tools, Sleeper sleeper) {
         this.tools = tools;
@@ -111,7 +113,7 @@ final class McpHandler {
     private ObjectNode toolList() {
         ObjectNode result = DemoJson.object();
         var list = result.putArray("tools");
-        tools.listed().forEach(tool -> list.add(tool.toJson()));
+        tools.listed(listings.incrementAndGet()).forEach(tool -> list.add(tool.toJson()));
         return result;
     }
 

@@ -9,6 +9,10 @@ record Tool(String name, String description, ObjectNode inputSchema, Hint hint) 
         return new Tool(name, description, inputSchema, newHint);
     }
 
+    Tool withDescription(String newDescription) {
+        return new Tool(name, newDescription, inputSchema, hint);
+    }
+
     ObjectNode toJson() {
         ObjectNode node = DemoJson.object();
         node.set("annotations", hint.annotations());

@@ -70,6 +70,8 @@ class DemoOptionsTest {
             "--hint lookup=true|--hint lookup=true: the hint is false (list the tool as a write) or none (no annotations)",
             "--hint lookup|--hint lookup: expected TOOL=false or TOOL=none",
             "--require-auth x|--require-auth needs --http",
+            "--rug-pull lookup|--rug-pull lookup: expected TOOL=DESCRIPTION",
+            "--rug-pull nope=x|--rug-pull nope: the echo world has no such tool (it has lookup, update)",
             "--http 127.0.0.1|--http 127.0.0.1: expected HOST:PORT, e.g. 127.0.0.1:0",
             "--http 127.0.0.1:70000|--http 127.0.0.1:70000: expected HOST:PORT with a port from 0 to 65535",
             "--http :80|--http :80: expected HOST:PORT, e.g. 127.0.0.1:0"})

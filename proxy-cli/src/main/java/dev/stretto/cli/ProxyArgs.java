@@ -34,6 +34,9 @@ final class ProxyArgs {
 
     private static final String RECORD_SYNC = "--record-sync";
 
+    /** The policy for any server: read when the session starts ({@code PolicySetup}). */
+    static final String POLICY = "--policy";
+
     /** Who answers the System-One questions of a flow's arbiter and of the judge. */
     private static final List<String> ORACLE_OPTIONS = List.of("--oracle", "--oracle-cache");
 
@@ -41,8 +44,7 @@ final class ProxyArgs {
     private static final Set<String> WITH_VALUE = withValue();
 
     /** The switches, which take no value: --record-sync, and active mode's. */
-    private static final Set<String> FLAGS = Set.of(RECORD_SYNC, "--guards", "--commit", FlowArgs.SHADOW,
-            JudgeArgs.SHADOW);
+    private static final Set<String> FLAGS = flags();
 
     /** What an environment variable's name may be: what a POSIX shell can set. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -56,6 +58,10 @@ final class ProxyArgs {
 
     /** Run a session. */
     record Run(ProxyOptions options) implements Parsed {
+    }
+
+    /** Serve hosts over HTTP ({@code --listen}), a session of these options for each. */
+    record Listen(ProxyOptions options, ListenOptions listen) implements Parsed {
     }
 
     /** Print the usage text. */
@@ -73,12 +79,21 @@ final class ProxyArgs {
     private ProxyArgs() {
     }
 
+    private static Set<String> flags() {
+        Set<String> names = new HashSet<>(Set.of(RECORD_SYNC, "--guards", "--commit", FlowArgs.SHADOW, JudgeArgs.SHADOW));
+        names.addAll(OAuthArgs.FLAGS);
+        return Set.copyOf(names);
+    }
+
     private static Set<String> withValue() {
         Set<String> names = new HashSet<>(Set.of("--record", "--domain", "--agent-model", "--retain-days",
-                "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", FlowArgs.TOOLS));
+                "--log-level", "--shutdown-grace", "--upstream", UPSTREAM_HEADER, "--context", FlowArgs.TOOLS, POLICY));
         names.addAll(FlowArgs.WITH_VALUE);
         names.addAll(JudgeArgs.WITH_VALUE);
         names.addAll(ORACLE_OPTIONS);
+        names.addAll(OAuthArgs.WITH_VALUE);
+        names.addAll(ListenArgs.WITH_VALUE);
+        names.add(ListenArgs.ORIGIN);
         return Set.copyOf(names);
     }
 
@@ -92,6 +107,7 @@ final class ProxyArgs {
         Set<String> flags = new HashSet<>();
         List<String> headerArgs = new ArrayList<>();
         List<String> flowTools = new ArrayList<>();
+        List<String> origins = new ArrayList<>();
         int i = 0;
         while (i < args.size()) {
             String arg = args.get(i);
@@ -151,6 +167,8 @@ final class ProxyArgs {
                 headerArgs.add(value);
             } else if (name.equals(FlowArgs.TOOLS)) {
                 flowTools.add(value);
+            } else if (name.equals(ListenArgs.ORIGIN)) {
+                origins.add(value);
             } else if (values.putIfAbsent(name, value) != null) {
                 return new Invalid(name + " is given more than once");
             }
@@ -158,6 +176,12 @@ final class ProxyArgs {
         }
         ServerChoice server;
         String url = values.get("--upstream");
+        OAuthChoice oauth;
+        try {
+            oauth = OAuthArgs.parse(values, flags, url != null);
+        } catch (IllegalArgumentException e) {
+            return new Invalid(e.getMessage());
+        }
         if (url != null) {
             if (i < args.size()) {
                 return new Invalid("give either --upstream URL or -- SERVER_COMMAND..., not both");
@@ -183,7 +207,13 @@ final class ProxyArgs {
                 }
                 headers.add(ref);
             }
-            server = new ServerChoice.Url(endpoint, headers);
+            String signIn = OAuthArgs.firstGiven(values, flags);
+            if (signIn != null && (names.contains("authorization") || endpoint.getRawUserInfo() != null)) {
+                return new Invalid(signIn + " is for signing in with OAuth, which the proxy does not do with an"
+                        + (endpoint.getRawUserInfo() != null ? " URL that holds user info (sent as Basic authorization)"
+                        : " Authorization header of " + UPSTREAM_HEADER + "'s own") + "; give one or the other");
+            }
+            server = new ServerChoice.Url(endpoint, headers, oauth);
         } else {
             if (!headerArgs.isEmpty()) {
                 return new Invalid(UPSTREAM_HEADER + " is for an HTTP server; give --upstream URL too");
@@ -251,7 +281,9 @@ final class ProxyArgs {
         ProxyOptions.FlowChoice flow;
         JudgeSettings judge;
         ProxyOptions.OracleChoice oracle;
+        Path policy;
         try {
+            policy = path(values, POLICY);
             flow = FlowArgs.parse(values, flags.contains(FlowArgs.SHADOW), flowTools);
             judge = JudgeArgs.parse(values, flags);
             oracle = oracle(values, flow != null || judge != null);
@@ -260,7 +292,7 @@ final class ProxyArgs {
         }
         ProxyOptions.Active active = null;
         if (flags.contains("--guards") || flags.contains("--commit") || values.containsKey("--context") || flow != null
-                || judge != null) {
+                || judge != null || policy != null) {
             String domain = values.get("--domain");
             if (flags.contains("--guards") && domain == null) {
                 return new Invalid("--guards needs --domain (" + ActiveSettings.guardedDomainNames() + ")");
@@ -285,10 +317,17 @@ final class ProxyArgs {
                         + " the conversation holds");
             }
             active = new ProxyOptions.Active(flags.contains("--guards"), flags.contains("--commit"), context, flow, judge,
-                    oracle);
+                    oracle, policy);
         }
-        return new Run(new ProxyOptions(record, flags.contains(RECORD_SYNC), values.get("--domain"), values.get("--agent-model"), retainDays,
-                level, shutdownGrace, server, active));
+        ProxyOptions options = new ProxyOptions(record, flags.contains(RECORD_SYNC), values.get("--domain"),
+                values.get("--agent-model"), retainDays, level, shutdownGrace, server, active);
+        ListenOptions listen;
+        try {
+            listen = ListenArgs.parse(values, origins);
+        } catch (IllegalArgumentException e) {
+            return new Invalid(e.getMessage());
+        }
+        return listen != null ? new Listen(options, listen) : new Run(options);
     }
 
     /**

@@ -1,10 +1,13 @@
 package dev.stretto.cli;
 
 import dev.stretto.proxy.ActiveSettings;
+import dev.stretto.proxy.FlowSettings;
 import dev.stretto.proxy.HostEnvironment;
+import dev.stretto.proxy.JudgeSettings;
 import dev.stretto.proxy.Oracle;
 import dev.stretto.proxy.OracleMode;
 import dev.stretto.proxy.OracleSettings;
+import dev.stretto.proxy.Policy;
 import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.ProxyMessages;
@@ -20,19 +23,20 @@ import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code stretto-proxy}: runs one proxy session between the MCP host on this process's
  * stdin/stdout and the server: the command after {@code --}, or the Streamable HTTP endpoint
- * of {@code --upstream URL}.
+ * of {@code --upstream URL}; with {@code --listen}, a session for each host that connects
+ * over HTTP ({@link ListenCommand}).
  *
  * <p>stdout carries only the protocol (and the text of {@code --help}/{@code --version});
  * every message of the proxy goes to stderr as {@code stretto-proxy: ...}, through the
@@ -52,12 +56,6 @@ public final class ProxyMain {
     /** Exit status when the proxy itself fails. */
     static final int PROXY_FAILED = 125;
 
-    /** How often the processes the server left behind that have exited are reaped. */
-    static final Duration REAP_INTERVAL = Duration.ofSeconds(5);
-
-    /** How long after the server's start the proxy makes itself a subreaper at the latest. */
-    static final Duration REAPER_DELAY_MAX = Duration.ofSeconds(1);
-
     /**
      * How long the end of the command waits for its messages while stderr takes none: a host
      * that never reads the proxy's stderr must not keep it from exiting.
@@ -67,6 +65,7 @@ public final class ProxyMain {
     static final String USAGE_TEXT = """
             Usage: stretto-proxy [OPTIONS] -- SERVER_COMMAND...
                    stretto-proxy [OPTIONS] --upstream URL [--upstream-header NAME=VAR]...
+                   stretto-proxy --listen HOST:PORT [OPTIONS] (-- SERVER_COMMAND... | --upstream URL)
 
             Runs an MCP server (SERVER_COMMAND) as a child process and forwards every line
             between it and the MCP host on stdin/stdout, byte for byte. With --upstream, the
@@ -74,7 +73,7 @@ public final class ProxyMain {
             to URL and the server's answers come back as lines. With --record, each line is
             also written to a session log.
 
-            Active mode (--guards, --commit, --context, --flow, --confirm-judge): the proxy
+            Active mode (--policy, --guards, --commit, --context, --flow, --confirm-judge): the proxy
             reads what crosses it and acts on it; every line it does not act on is still
             forwarded byte for byte.
 
@@ -84,6 +83,36 @@ public final class ProxyMain {
               --upstream-header NAME=VAR
                                   send header NAME on every request, with the value of the
                                   environment variable VAR (never logged); repeatable
+
+            Signing in (OAuth), for an --upstream server that answers 401: the proxy follows
+            the MCP authorization spec (discovery, registration, PKCE, a browser sign-in with
+            a callback on 127.0.0.1), prints the sign-in URL on stderr, opens the browser, and
+            keeps the tokens in ~/.stretto/auth (stretto login/logout/auth list). The host's
+            requests wait meanwhile. Not with an Authorization of --upstream-header's own.
+              --oauth-client-id ID
+                                  a client registered beforehand (else a metadata document
+                                  or dynamic registration)
+              --oauth-client-secret-file FILE
+                                  the file holding that client's secret
+              --oauth-client-key-file FILE
+                                  a PKCS #8 private key (EC, RSA, Ed25519) to authenticate
+                                  with a signed JWT (private_key_jwt) instead of a secret
+              --oauth-client-metadata-url URL
+                                  the https URL of the client's metadata document, used as
+                                  the client id where the server takes such documents
+              --oauth-client-credentials
+                                  a machine client: tokens from the client credentials grant
+                                  (needs the id and a secret or key), no browser
+              --oauth-scope SCOPES
+                                  ask for these scopes (spaces or commas between) instead of
+                                  those the server names
+              --oauth-callback-port PORT
+                                  the callback's port (default: the registered one, else any)
+              --oauth-browser CMD run CMD URL to show the sign-in page (default: $BROWSER,
+                                  open or xdg-open); STRETTO_OAUTH_BROWSER sets it too
+              --oauth-no-browser  open nothing: the URL is only printed
+              --oauth-timeout SECONDS
+                                  how long the requests wait for a sign-in (default 300)
               --record DIR        write one log per session to DIR/<session>.jsonl (DIR is
                                   created if missing, for its owner only; a leading ~ is
                                   the home directory)
@@ -107,6 +136,13 @@ public final class ProxyMain {
                                   how long the server may take to exit after the host
                                   closed stdin before it gets SIGTERM (default 2; SIGKILL
                                   follows 2 s later); raise it for servers with slow calls
+              --policy FILE       apply the policy in FILE (JSON, or YAML for .yaml/.yml) to
+                                  any server: rules that allow, log, ask a person
+                                  (stretto approve/deny), deny or hide tools by name, the
+                                  server's hints and the arguments; budgets; tools pinned
+                                  as first listed; the server's own requests
+                                  (docs/policy.md). A policy with a problem is a usage
+                                  error naming its file and line
               --guards            check each of the agent's tool calls against the policy
                                   guards of --domain (retail or airline) before the server
                                   sees it; a call a rule refuses never reaches the server,
@@ -172,6 +208,31 @@ public final class ProxyMain {
                                   next to the session log; without --record, none unless
                                   given)
 
+            Hosts over HTTP (--listen and the options after it; each of them needs --listen):
+              --listen HOST:PORT  serve MCP's Streamable HTTP transport at http://HOST:PORT/mcp
+                                  instead of one host on stdin/stdout: each host session
+                                  (made by its initialize) gets a server of its own (a
+                                  child, or its own session with --upstream), its own log
+                                  and, in active mode, its own actor. The URL goes to
+                                  stdout. A PORT alone listens on 127.0.0.1; another
+                                  address lets other machines connect; port 0 takes a
+                                  free one
+              --listen-token-file FILE
+                                  every request needs Authorization: Bearer TOKEN, TOKEN
+                                  being what FILE holds
+              --listen-idle MINUTES
+                                  end a session no request has used for MINUTES (default
+                                  240; 0 keeps idle sessions)
+              --listen-origin ORIGIN
+                                  let pages of ORIGIN (https://app.example.com) connect
+                                  too; loopback origins always may; repeatable
+              --listen-max-sessions N
+                                  at most N sessions at once (default 256)
+              With --listen, {session} in --context, --flow-log and --confirm-log is the
+              host's session (its Stretto-Session header) or else the MCP session id.
+              SIGTERM and SIGINT end every session as they end one on stdio, then the
+              proxy exits 0; 125 when it cannot listen on the address (stderr says why).
+
             The System-One oracle, for a flow's arbiter and for the judge:
               --oracle MODE       who answers: jev (the System-One service, which gets
                                   excerpts of the conversation; the default), replay (the
@@ -188,6 +249,8 @@ public final class ProxyMain {
                                   --flow-log, --confirm-log and --oracle-cache expands to
               PATH                where SERVER_COMMAND is looked up
               VAR                 each variable named by --upstream-header NAME=VAR
+              STRETTO_OAUTH_BROWSER
+                                  the command that opens the sign-in page, as --oauth-browser
               TYPESAFE_API_KEY, TYPESAFE_API_KEY_FILE
                                   the System-One key, or a file holding it (--oracle jev,
                                   read only when a flow's arbiter or the judge will ask)
@@ -233,39 +296,10 @@ public final class ProxyMain {
         // Keep the real stdout for the protocol only; anything else that prints to
         // System.out (a library, by mistake) ends up on stderr instead.
         PrintStream textOut = System.out;
-        CountDownLatch hostAnswered = new CountDownLatch(1);
-        OutputStream protocolOut = new FirstWriteSignal(new FileOutputStream(FileDescriptor.out), hostAnswered);
         System.setOut(System.err);
         SignalShutdown shutdown = SignalShutdown.install(Thread.currentThread());
-        // The proxy is the only program in this process, so it may make it a child subreaper.
-        // Off the start-up path, on a thread of its own. The setting only matters once a process
-        // of the server's loses its parent, and the FFM linker it needs takes tens of ms of
-        // processor to start (measured: about 100 ms more to the server's first answer on 2 busy
-        // cores when it ran beside the server's own start-up), so it waits for the server's first
-        // answer to reach the host, or REAPER_DELAY_MAX after the server's start at the latest.
-        Subreaper subreaper = new Subreaper();
-        Consumer<ProxyMessages> startReaper = messages -> {
-            shutdown.messages(messages);
-            CountDownLatch serverStarted = new CountDownLatch(1);
-            subreaper.afterFirstStart(serverStarted::countDown);
-            Thread.ofPlatform().daemon().name("stretto-subreaper").start(() -> Proxy.runWith(messages, () -> {
-                try {
-                    serverStarted.await();
-                    hostAnswered.await(REAPER_DELAY_MAX.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                keepReaping(subreaper);
-            }));
-        };
-        int status;
-        try {
-            status = run(args, System.getenv(), new FileInputStream(FileDescriptor.in), protocolOut, textOut,
-                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper, startReaper);
-        } finally {
-            shutdown.sessionEnded();
-        }
-        textOut.flush();
+        int status = command(args, shutdown, new FileInputStream(FileDescriptor.in),
+                new FileOutputStream(FileDescriptor.out), textOut);
         if (shutdown.signalled()) {
             // The JVM is shutting down already and exits with 128 + the signal's number.
             return;
@@ -274,21 +308,25 @@ public final class ProxyMain {
     }
 
     /**
-     * Makes the process a child subreaper, then reaps, every {@link #REAP_INTERVAL}, the
-     * processes the server left behind that have exited since: no zombies pile up in a long
-     * session. Runs on a daemon thread for the life of the process.
+     * The command as {@link #main} runs it, short of the exit: {@code shutdown} is the signals'
+     * hook for this thread's session; returns the exit status.
      */
-    private static void keepReaping(Subreaper subreaper) {
-        if (!subreaper.enable()) {
-            return;
-        }
+    static int command(String[] args, SignalShutdown shutdown, InputStream in, OutputStream out,
+                       PrintStream textOut) {
+        // The server is started through a Subreaper that is never enabled: the server is marked
+        // (STRETTO_SERVER_TREE), and whatever it leaves behind is found by that mark among every
+        // process when the session ends the server's tree. The proxy does not make itself a child
+        // subreaper: prctl needs the FFM linker, whose start-up cost about 200 ms of processor and
+        // 12 MB of resident memory (measured), while the mark finds the same processes from the
+        // server's first instant.
+        Subreaper subreaper = new Subreaper();
         try {
-            while (true) {
-                Thread.sleep(REAP_INTERVAL);
-                subreaper.reapOrphans();
-            }
-        } catch (InterruptedException e) {
-            // Nobody interrupts it; the JVM's exit ends it.
+            return run(args, System.getenv(), in, out, textOut,
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L), subreaper,
+                    shutdown::messages, shutdown::listening);
+        } finally {
+            shutdown.sessionEnded();
+            textOut.flush();
         }
     }
 
@@ -304,32 +342,46 @@ public final class ProxyMain {
         });
     }
 
+    /** As below, with nothing to run once a listener serves. */
+    static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out, PrintStream textOut,
+                   long parentPid, Subreaper subreaper, Consumer<ProxyMessages> beforeSession) {
+        return run(args, env, in, out, textOut, parentPid, subreaper, beforeSession, () -> {
+        });
+    }
+
     /**
      * As above, giving {@code beforeSession} the command's message handler when the arguments
-     * ask for a session. Returns once the messages are on stderr (or it has taken none for
+     * ask for a session (or for a listener), and running {@code listening} once a listener
+     * serves: from then on a signal ends it with status 0. Returns once the messages are on stderr (or it has taken none for
      * {@link #STDERR_STALL}).
      */
     static int run(String[] args, Map<String, String> env, InputStream in, OutputStream out,
                            PrintStream textOut, long parentPid, Subreaper subreaper,
-                           Consumer<ProxyMessages> beforeSession) {
+                           Consumer<ProxyMessages> beforeSession, Runnable listening) {
         ProxyArgs.Parsed parsed = ProxyArgs.parse(Arrays.asList(args));
-        ProxyMessages messages = messages(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel() : null, env);
+        ProxyMessages messages = messages(parsed instanceof ProxyArgs.Run(ProxyOptions o) ? o.logLevel()
+                : parsed instanceof ProxyArgs.Listen(ProxyOptions o, ListenOptions l) ? o.logLevel() : null, env);
         AtomicInteger status = new AtomicInteger();
         // Whatever the library says outside the session (reading a flow, say) goes to the same handler.
         Proxy.runWith(messages, () -> status.set(command(parsed, messages, env, in, out, textOut, parentPid,
-                subreaper, beforeSession)));
+                subreaper, beforeSession, listening)));
         StderrMessages.flush(STDERR_STALL);
         return status.get();
     }
 
     private static int command(ProxyArgs.Parsed parsed, ProxyMessages messages, Map<String, String> env,
                                InputStream in, OutputStream out, PrintStream textOut, long parentPid,
-                               Subreaper subreaper, Consumer<ProxyMessages> beforeSession) {
+                               Subreaper subreaper, Consumer<ProxyMessages> beforeSession, Runnable listening) {
         // if/instanceof rather than a pattern switch: the switch's bootstrap costs about
         // 100 ms at start-up, and IDEs start the proxy often.
         if (parsed instanceof ProxyArgs.Run(ProxyOptions options)) {
             beforeSession.accept(messages);
             return session(options, messages, env, HostEnvironment.of(env, parentPid), in, out, subreaper);
+        }
+        if (parsed instanceof ProxyArgs.Listen(ProxyOptions options, ListenOptions listen)) {
+            beforeSession.accept(messages);
+            return ListenCommand.run(options, listen, messages, env, HostEnvironment.of(env, parentPid), textOut,
+                    subreaper, listening);
         }
         if (parsed instanceof ProxyArgs.Invalid(String message)) {
             return usageError(messages, message);
@@ -343,7 +395,7 @@ public final class ProxyMain {
         return 0;
     }
 
-    private static int usageError(ProxyMessages messages, String message) {
+    static int usageError(ProxyMessages messages, String message) {
         messages.message(ProxyMessages.Level.ERROR, message);
         messages.message(ProxyMessages.Level.ERROR, "try 'stretto-proxy --help'");
         return USAGE;
@@ -351,37 +403,75 @@ public final class ProxyMain {
 
     private static int session(ProxyOptions options, ProxyMessages messages, Map<String, String> env,
                                HostEnvironment host, InputStream in, OutputStream out, Subreaper subreaper) {
+        Setup setup;
+        try {
+            setup = setup(options, messages, env, host);
+        } catch (SetupFailure e) {
+            return e.status;
+        }
+        try (Oracle oracle = setup.oracle()) {
+            SessionResult result = Proxy.run(config(options, setup, host, subreaper, messages, path -> path), in, out);
+            sayWhoEndedTheServer(messages, result);
+            return result.exitStatus();
+        } catch (ProxyStartException e) {
+            messages.message(ProxyMessages.Level.ERROR, e.getMessage());
+            return PROXY_FAILED;
+        } catch (InterruptedException e) {
+            // A signal stopped the session (SignalShutdown): the log is complete, the server ended.
+            if (messages.enabled(ProxyMessages.Level.DEBUG)) {
+                messages.message(ProxyMessages.Level.DEBUG, "stopped by a signal");
+            }
+            return PROXY_FAILED;
+        }
+    }
+
+    /**
+     * What every session of the command shares, made once: the server, the flow read, the
+     * oracle opened (the caller closes it once its sessions have ended) and the policy read
+     * (null for none).
+     */
+    record Setup(UpstreamSpec server, FlowSetup flow, Oracle oracle, Policy policy) {
+    }
+
+    /** The command cannot run its sessions; the user has been told why. */
+    static final class SetupFailure extends Exception {
+        final int status;
+
+        SetupFailure(int status) {
+            super(null, null, false, false);
+            this.status = status;
+        }
+    }
+
+    static Setup setup(ProxyOptions options, ProxyMessages messages, Map<String, String> env, HostEnvironment host)
+            throws SetupFailure {
         UpstreamSpec server;
         try {
             server = options.server().spec(env);
         } catch (ServerChoice.UsageError e) {
-            return usageError(messages, e.getMessage());
-        }
-        ProxyConfig.Builder config = ProxyConfig.builder(server)
-                .record(options.record())
-                .recordSync(options.recordSync())
-                .domain(options.domain())
-                .agentModel(options.agentModel())
-                .host(host)
-                .subreaper(subreaper)
-                .messages(messages);
-        if (options.retainDays() != null) {
-            config.retainDays(options.retainDays());
-        }
-        if (options.shutdownGrace() != null) {
-            config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
+            throw new SetupFailure(usageError(messages, e.getMessage()));
         }
         ProxyOptions.Active a = options.active();
+        Policy policy = null;
+        if (a != null && a.policy() != null) {
+            try {
+                policy = PolicySetup.read(a.policy(), host);
+            } catch (PolicySetup.Failure e) {
+                e.lines().forEach(line -> messages.message(ProxyMessages.Level.ERROR, line));
+                messages.message(ProxyMessages.Level.ERROR, "try 'stretto-proxy --help'");
+                throw new SetupFailure(USAGE);
+            }
+        }
         FlowSetup flow = null;
         if (a != null && a.flow() != null) {
             try {
                 flow = FlowSetup.of(a.flow(), a.oracle(), env, host);
             } catch (FlowSetup.Failure e) {
                 if (e.usage()) {
-                    return usageError(messages, e.getMessage());
+                    throw new SetupFailure(usageError(messages, e.getMessage()));
                 }
                 messages.message(ProxyMessages.Level.ERROR, e.getMessage());
-                return PROXY_FAILED;
+                throw new SetupFailure(PROXY_FAILED);
             }
         }
         Oracle sessionOracle = flow == null ? null : flow.oracle();
@@ -400,26 +490,36 @@ public final class ProxyMain {
                 if (sessionOracle != null) {
                     sessionOracle.close();
                 }
-                return usageError(messages, e.getMessage());
+                throw new SetupFailure(usageError(messages, e.getMessage()));
             }
         }
-        if (a != null) {
-            config.active(activeSettings(options, flow, sessionOracle));
+        return new Setup(server, flow, sessionOracle, policy);
+    }
+
+    /**
+     * One session's configuration, its files ({@code --context}, {@code --flow-log}, {@code
+     * --confirm-log}) placed by {@code place} (a listener's session has files of its own).
+     */
+    static ProxyConfig config(ProxyOptions options, Setup setup, HostEnvironment host, Subreaper subreaper,
+                              ProxyMessages messages, UnaryOperator<Path> place) {
+        ProxyConfig.Builder config = ProxyConfig.builder(setup.server())
+                .record(options.record())
+                .recordSync(options.recordSync())
+                .domain(options.domain())
+                .agentModel(options.agentModel())
+                .host(host)
+                .subreaper(subreaper)
+                .messages(messages);
+        if (options.retainDays() != null) {
+            config.retainDays(options.retainDays());
         }
-        try (Oracle oracle = sessionOracle) {
-            SessionResult result = Proxy.run(config.build(), in, out);
-            sayWhoEndedTheServer(messages, result);
-            return result.exitStatus();
-        } catch (ProxyStartException e) {
-            messages.message(ProxyMessages.Level.ERROR, e.getMessage());
-            return PROXY_FAILED;
-        } catch (InterruptedException e) {
-            // A signal stopped the session (SignalShutdown): the log is complete, the server ended.
-            if (messages.enabled(ProxyMessages.Level.DEBUG)) {
-                messages.message(ProxyMessages.Level.DEBUG, "stopped by a signal");
-            }
-            return PROXY_FAILED;
+        if (options.shutdownGrace() != null) {
+            config.shutdown(new ShutdownTimings(options.shutdownGrace(), ShutdownTimings.DEFAULT.termGrace()));
         }
+        if (options.active() != null) {
+            config.active(activeSettings(options, setup, place));
+        }
+        return config.build();
     }
 
     /**
@@ -440,26 +540,32 @@ public final class ProxyMain {
 
     /**
      * Active mode as the options ask for it (ProxyArgs has checked that the domain has guards,
-     * and that the judge has the guards and the conversation), serving {@code flow} when it is
-     * given, both it and the judge asking {@code oracle}.
+     * and that the judge has the guards and the conversation), serving the setup's flow when
+     * it is given, both it and the judge asking the setup's oracle, applying its policy; the
+     * files placed by {@code place}.
      */
-    private static ActiveSettings activeSettings(ProxyOptions options, FlowSetup flow, Oracle oracle) {
+    private static ActiveSettings activeSettings(ProxyOptions options, Setup setup, UnaryOperator<Path> place) {
         ProxyOptions.Active a = options.active();
         ActiveSettings.Builder mode = ActiveSettings.builder().commit(a.commit());
         if (a.guards()) {
             mode.guards(options.domain());
         }
         if (a.context() != null) {
-            mode.context(a.context());
+            mode.context(place.apply(a.context()));
         }
-        if (flow != null) {
-            mode.flow(flow.served());
+        if (setup.flow() != null) {
+            FlowSettings served = setup.flow().served();
+            mode.flow(served.log() == null ? served : served.withLog(place.apply(served.log())));
         }
         if (a.judge() != null) {
-            mode.judge(a.judge());
+            JudgeSettings judge = a.judge();
+            mode.judge(judge.log() == null ? judge : judge.withLog(place.apply(judge.log())));
         }
-        if (oracle != null) {
-            mode.oracle(oracle);
+        if (setup.oracle() != null) {
+            mode.oracle(setup.oracle());
+        }
+        if (setup.policy() != null) {
+            mode.policy(setup.policy());
         }
         return mode.build();
     }

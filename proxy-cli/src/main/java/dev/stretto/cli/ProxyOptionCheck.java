@@ -20,6 +20,8 @@ public final class ProxyOptionCheck {
     public static Optional<String> problem(List<String> args) {
         return switch (ProxyArgs.parse(args)) {
             case ProxyArgs.Run r -> Optional.empty();
+            case ProxyArgs.Listen l -> Optional.of("--listen serves hosts over HTTP, and a host's entry starts the"
+                    + " proxy on stdio; run the listener on its own and give the host its URL");
             case ProxyArgs.Invalid(String message) -> Optional.of(message);
             case ProxyArgs.Help h -> Optional.of("--help is not an option for a session");
             case ProxyArgs.Version v -> Optional.of("--version is not an option for a session");

@@ -41,13 +41,19 @@ record ProxyOptions(Path record, boolean recordSync, String domain, String agent
      * @param flow    {@code --flow FILE} and its options, or null
      * @param judge   {@code --confirm-judge} and its options, or null
      * @param oracle  {@code --oracle} and {@code --oracle-cache}, given a flow or the judge; else null
+     * @param policy  {@code --policy FILE}, read when the session starts; or null
      */
     record Active(boolean guards, boolean commit, Path context, FlowChoice flow, JudgeSettings judge,
-                  OracleChoice oracle) {
+                  OracleChoice oracle, Path policy) {
 
-        /** Active mode without a flow or a judge. */
+        /** Active mode without a flow, a judge or a policy. */
         Active(boolean guards, boolean commit, Path context) {
-            this(guards, commit, context, null, null, null);
+            this(guards, commit, context, null, null, null, null);
+        }
+
+        /** Active mode without a policy. */
+        Active(boolean guards, boolean commit, Path context, FlowChoice flow, JudgeSettings judge, OracleChoice oracle) {
+            this(guards, commit, context, flow, judge, oracle, null);
         }
     }
 

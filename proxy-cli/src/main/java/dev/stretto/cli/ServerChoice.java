@@ -44,11 +44,17 @@ sealed interface ServerChoice {
      *
      * @param endpoint the checked URL
      * @param headers  the {@code --upstream-header} options, in order
+     * @param oauth    the {@code --oauth-*} options
      */
-    record Url(URI endpoint, List<HeaderRef> headers) implements ServerChoice {
+    record Url(URI endpoint, List<HeaderRef> headers, OAuthChoice oauth) implements ServerChoice {
 
         public Url {
             headers = List.copyOf(headers);
+        }
+
+        /** Without OAuth options. */
+        Url(URI endpoint, List<HeaderRef> headers) {
+            this(endpoint, headers, OAuthChoice.DEFAULT);
         }
 
         @Override
@@ -74,7 +80,11 @@ sealed interface ServerChoice {
                     throw new UsageError(h.shown() + ": " + e.getMessage());
                 }
             }
-            return new UpstreamSpec.Http(endpoint, resolved);
+            try {
+                return new UpstreamSpec.Http(endpoint, resolved, oauth.settings(env));
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
         }
     }
 

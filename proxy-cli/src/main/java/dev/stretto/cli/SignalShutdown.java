@@ -17,15 +17,23 @@ import java.util.concurrent.TimeUnit;
  * {@link #SESSION_WAIT}, and the JVM exits with 128 + the signal's number. Should the session not
  * finish in time (a disk that stalls), the hook still ends every process the proxy started
  * before the JVM exits. After a session that ended by itself, the hook has nothing to do.
+ *
+ * <p>With {@code --listen} the interrupted thread is the listener's: it stops every session the
+ * same way, and once it has, the process exits with 0 (the end a service manager asked for),
+ * not with 128 + the signal.
  */
 final class SignalShutdown {
 
     /** How long the hook waits for the session to stop. */
     static final Duration SESSION_WAIT = Duration.ofSeconds(5);
 
+    /** How long it waits for a listener to stop its sessions (it gives them 30 s itself). */
+    static final Duration LISTENER_WAIT = Duration.ofSeconds(40);
+
     private final Thread session;
     private final CountDownLatch sessionDone = new CountDownLatch(1);
     private volatile boolean signalled;
+    private volatile boolean listening;
     private volatile ProxyMessages messages = StderrMessages.at(ProxyMessages.Level.INFO);
 
     private SignalShutdown(Thread session) {
@@ -44,6 +52,14 @@ final class SignalShutdown {
         this.messages = messages;
     }
 
+    /**
+     * The command serves hosts over HTTP ({@code --listen}): a signal ends every session and the
+     * listener, and then the process with status 0, the end a service manager asked for.
+     */
+    void listening() {
+        listening = true;
+    }
+
     /** The session has returned (or thrown): the hook has nothing more to wait for. */
     void sessionEnded() {
         sessionDone.countDown();
@@ -60,14 +76,19 @@ final class SignalShutdown {
         }
         signalled = true;
         session.interrupt();
+        Duration wait = listening ? LISTENER_WAIT : SESSION_WAIT;
         try {
-            if (sessionDone.await(SESSION_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (sessionDone.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (listening) {
+                    StderrMessages.flush(ProxyMain.STDERR_STALL);
+                    Runtime.getRuntime().halt(0);
+                }
                 return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        messages.message(ProxyMessages.Level.WARN, "the session did not stop within " + SESSION_WAIT.toSeconds()
+        messages.message(ProxyMessages.Level.WARN, "the session did not stop within " + wait.toSeconds()
                 + " s of the signal; ending the server's processes now");
         ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
         StderrMessages.flush(ProxyMain.STDERR_STALL);

@@ -44,6 +44,18 @@ class NamedModuleTest {
     record Ran(int status, String out, String err) {
     }
 
+    /** proxy-core reads YAML policies with these (the CLI itself does not read them, so it names no class of theirs). */
+    private static final String YAML = "com.fasterxml.jackson.dataformat.yaml.YAMLFactory";
+    private static final String SNAKE_YAML = "org.yaml.snakeyaml.LoaderOptions";
+
+    private static Class<?> named(String name) {
+        try {
+            return Class.forName(name, false, NamedModuleTest.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("not on the test's path: " + name, e);
+        }
+    }
+
     private static String location(Class<?> c) {
         try {
             return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
@@ -55,7 +67,7 @@ class NamedModuleTest {
     /** The command line that runs {@code main} of the module dev.stretto.cli on the module path. */
     private static List<String> command(String main, String... args) {
         String modulePath = Stream.of(ProxyMain.class, Proxy.class, SessionLog.class, ObjectMapper.class,
-                        JsonParser.class, JsonProperty.class, TomlMapper.class)
+                        JsonParser.class, JsonProperty.class, TomlMapper.class, named(YAML), named(SNAKE_YAML))
                 .map(NamedModuleTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
                 "--enable-preview", "--enable-native-access=dev.stretto.proxy,dev.stretto.cli", "--module-path", modulePath,

@@ -111,6 +111,60 @@ class ProxyArgsTest {
     }
 
     @Test
+    void theOAuthOptionsGoWithUpstreamAndTheirFilesAreReadWithoutShowingWhatTheyHold(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path secret = java.nio.file.Files.writeString(tmp.resolve("secret"), "cs-0123456789\n");
+        ServerChoice server = ok("--upstream", "https://example.com/mcp", "--oauth-client-id", "cid",
+                "--oauth-client-secret-file", secret.toString(), "--oauth-scope", "read, write", "--oauth-callback-port",
+                "8123", "--oauth-browser", "firefox --new-tab", "--oauth-timeout", "30").server();
+        UpstreamSpec.Http spec = assertInstanceOf(UpstreamSpec.Http.class, server.spec(Map.of()));
+        assertEquals("cid", spec.oauth().clientId());
+        assertEquals("cs-0123456789", spec.oauth().clientSecret());
+        assertEquals(List.of("read", "write"), spec.oauth().scopes());
+        assertEquals(8123, spec.oauth().callbackPort());
+        assertEquals(java.time.Duration.ofSeconds(30), spec.oauth().loginTimeout());
+        assertEquals("the command [firefox, --new-tab]", spec.oauth().browser().toString());
+        assertTrue(spec.secretValues().contains("cs-0123456789"));
+        assertFalse(spec.toString().contains("cs-0123456789"), spec.toString());
+
+        ServerChoice.UsageError missing = assertThrows(ServerChoice.UsageError.class, () -> ok("--upstream",
+                "https://example.com/mcp", "--oauth-client-id", "cid", "--oauth-client-secret-file",
+                tmp.resolve("nope").toString()).server().spec(Map.of()));
+        assertEquals("--oauth-client-secret-file " + tmp.resolve("nope") + ": no such file", missing.getMessage());
+        java.nio.file.Path notKey = java.nio.file.Files.writeString(tmp.resolve("key.pem"), "sk-not-a-key-1234");
+        ServerChoice.UsageError key = assertThrows(ServerChoice.UsageError.class, () -> ok("--upstream",
+                "https://example.com/mcp", "--oauth-client-id", "cid", "--oauth-client-key-file", notKey.toString())
+                .server().spec(Map.of()));
+        assertFalse(key.getMessage().contains("sk-not-a-key"), key.getMessage());
+
+        assertEquals("--oauth-scope is for an HTTP server that needs OAuth; give --upstream URL too",
+                error("--oauth-scope", "a", "--", "srv"));
+        assertEquals("--oauth-callback-port needs a port from 1 to 65535, not '70000'",
+                error("--upstream", "https://e.example/mcp", "--oauth-callback-port", "70000"));
+        assertEquals("give either --oauth-browser or --oauth-no-browser, not both",
+                error("--upstream", "https://e.example/mcp", "--oauth-browser", "x", "--oauth-no-browser"));
+        assertEquals("--oauth-client-credentials needs --oauth-client-id too",
+                error("--upstream", "https://e.example/mcp", "--oauth-client-credentials"));
+        assertEquals("--oauth-client-secret-file is the secret of a pre-registered client; give --oauth-client-id too",
+                error("--upstream", "https://e.example/mcp", "--oauth-client-secret-file", "f"));
+        assertEquals("--oauth-client-metadata-url needs the https URL (with a path) of the client's metadata document,"
+                + " not 'http://e.example/c.json'", error("--upstream", "https://e.example/mcp",
+                "--oauth-client-metadata-url", "http://e.example/c.json"));
+        assertEquals("--oauth-timeout needs a whole number of seconds (1 or more), not '0'",
+                error("--upstream", "https://e.example/mcp", "--oauth-timeout", "0"));
+        assertEquals("--oauth-client-id is for signing in with OAuth, which the proxy does not do with an"
+                + " Authorization header of --upstream-header's own; give one or the other",
+                error("--upstream", "https://e.example/mcp", "--upstream-header", "authorization=TOKEN",
+                        "--oauth-client-id", "cid"));
+        assertEquals("--oauth-no-browser is for signing in with OAuth, which the proxy does not do with an"
+                + " URL that holds user info (sent as Basic authorization); give one or the other",
+                error("--upstream", "https://u:pw@e.example/mcp", "--oauth-no-browser"));
+        UpstreamSpec.Http fromEnv = (UpstreamSpec.Http) ok("--upstream", "https://e.example/mcp").server()
+                .spec(Map.of("STRETTO_OAUTH_BROWSER", "open -a Safari"));
+        assertEquals("the command [open, -a, Safari]", fromEnv.oauth().browser().toString());
+    }
+
+    @Test
     void upstreamHeaderValuesComeFromTheEnvironment() throws Exception {
         ServerChoice server = ok("--upstream", "http://u:pw@127.0.0.1:9/mcp", "--upstream-header", "Authorization=TOK")
                 .server();

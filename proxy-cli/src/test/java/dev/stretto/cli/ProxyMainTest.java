@@ -282,4 +282,50 @@ class ProxyMainTest {
         assertTrue(Files.notExists(CachedAnswers.fileOf(cache, old)), "an answer written three days ago is gone");
         assertTrue(Files.exists(CachedAnswers.fileOf(cache, fresh)));
     }
+
+    @Test
+    void aPolicyWithProblemsIsAUsageErrorNamingItsFileAndLinesAndNoSessionStarts(@TempDir Path tmp) throws Exception {
+        Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString());
+        Files.writeString(tmp.resolve("p.json"), "{\"rules\": [\n {\"id\": \"a\", \"tools\": [\"read_[\"], \"action\":"
+                + " \"deny\"},\n {\"id\": \"b\", \"tools\": [\"x\"]}]}\n");
+        Path file = tmp.resolve("p.json");
+        assertEquals("stretto-proxy: --policy: " + file + ":2:24: the glob 'read_[' has a [ that is never closed; write \\["
+                + " for the character\nstretto-proxy: --policy: " + file + ":3:2: the rule b has no action (allow, log,"
+                + " ask, deny or hide)\nstretto-proxy: the session does not start with a policy that has problems; check it"
+                + " with 'stretto policy check ~/p.json'\nstretto-proxy: try 'stretto-proxy --help'\n",
+                stderrOf(2, env, "--policy", "~/p.json", "--record", tmp.resolve("logs").toString(), "--", "cat"));
+        assertEquals("stretto-proxy: --policy: " + tmp.resolve("none.yaml") + ": no such file\nstretto-proxy: try"
+                + " 'stretto-proxy --help'\n", stderrOf(2, env, "--policy", "~/none.yaml", "--", "cat"));
+        assertTrue(Files.notExists(tmp.resolve("logs")), "nothing was recorded");
+        assertEquals(0, protocol.size());
+    }
+
+    @Test
+    void aPolicyRefusesACallBeforeTheServerSeesIt(@TempDir Path tmp) throws Exception {
+        Files.writeString(tmp.resolve("p.yaml"), "rules:\n  - id: no-writes\n    tools: [\"write_*\"]\n"
+                + "    action: deny\n    reason: this session only reads\n");
+        // cat echoes whatever reaches it: a refused call never does.
+        byte[] input = (LiveLines.call(1, "write_file", "{\"path\":\"/a\"}") + "\n"
+                + LiveLines.call(2, "read_file", "{\"path\":\"/a\"}") + "\n").getBytes(StandardCharsets.UTF_8);
+        assertEquals(0, run(input, Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString()), "--policy", "~/p.yaml",
+                "--record", "~/logs", "--", "cat"));
+        assertEquals("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":\"Refused by the policy check,"
+                + " so write_file was not run and nothing changed: this session only reads (policy rule no-writes).\","
+                + "\"type\":\"text\"}],\"isError\":true}}\n" + LiveLines.call(2, "read_file", "{\"path\":\"/a\"}") + "\n",
+                protocol.toString(StandardCharsets.UTF_8));
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(tmp.resolve("logs"))) {
+            logs = s.toList();
+        }
+        assertTrue(Files.readString(logs.getFirst()).contains("\"from\":\"proxy\",\"message\":{\"jsonrpc\":\"2.0\","
+                + "\"method\":\"stretto/policy\",\"params\":{\"action\":\"deny\""), "the verdict is in the log");
+    }
+
+    /** Lines a host writes. */
+    private static final class LiveLines {
+        static String call(int id, String tool, String args) {
+            return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                    + "\",\"arguments\":" + args + "}}";
+        }
+    }
 }

@@ -9,10 +9,11 @@ import java.util.Objects;
 /**
  * Active mode for a session, as a program configures it ({@link ProxyConfig.Builder#active}):
  * the same switches as {@code stretto-proxy --guards --commit --context FILE --flow FILE
- * --confirm-judge MODE}. With any of them the session runs its lines through the active-mode
- * actor, which checks the agent's calls against a domain's policy guards, adds the {@code
- * stretto_commit} tool, reads the conversation from a file, serves a learned flow behind the
- * agent's calls and asks a model whether the customer agreed to each write; every line it does
+ * --confirm-judge MODE --policy FILE}. With any of them the session runs its lines through the
+ * active-mode actor, which checks the agent's calls against a domain's policy guards, adds the
+ * {@code stretto_commit} tool, reads the conversation from a file, serves a learned flow behind
+ * the agent's calls, asks a model whether the customer agreed to each write and applies a
+ * {@link Policy} for any server; every line it does
  * not act on is still forwarded byte for byte. Without settings (the default) a session is
  * passive: it forwards and records, and parses nothing.
  *
@@ -39,7 +40,7 @@ import java.util.Objects;
  * <p>Make the settings with {@link #builder()} (or as a {@link Switches}). A program may also
  * implement this interface itself for the three switches it declares (guards, the commit tool,
  * the conversation); {@link ProxyConfig} checks such settings as the builder does, when it is
- * made. A flow, the judge and the oracle come with the builder's {@link Switches}. The {@link
+ * made. A flow, the judge, the oracle and a policy come with the builder's {@link Switches}. The {@link
  * Oracle} is the caller's: it opens it, may give it to many sessions, and closes it once they
  * have ended.
  */
@@ -107,9 +108,10 @@ public interface ActiveSettings {
      * @param flow    the flow served, or null
      * @param judge   the confirmation judge, or null
      * @param oracle  who answers the System-One questions, or null
+     * @param policy  the policy for any server, or null
      */
     record Switches(String guards, boolean commit, Path context, FlowSettings flow, JudgeSettings judge,
-                    Oracle oracle) implements ActiveSettings {
+                    Oracle oracle, Policy policy) implements ActiveSettings {
 
         /**
          * Checks the switches.
@@ -121,9 +123,9 @@ public interface ActiveSettings {
          *                                  conversation or an oracle
          */
         public Switches {
-            if (guards == null && !commit && context == null && flow == null) {
-                throw new IllegalArgumentException("active mode needs guards, the commit tool, a context file or a"
-                        + " flow; without any of them a session is passive");
+            if (guards == null && !commit && context == null && flow == null && policy == null) {
+                throw new IllegalArgumentException("active mode needs guards, the commit tool, a context file, a"
+                        + " flow or a policy; without any of them a session is passive");
             }
             if (guards != null && Guards.forDomain(guards).isEmpty()) {
                 throw new IllegalArgumentException("no guards for " + guards + " (domains with guards: "
@@ -147,7 +149,23 @@ public interface ActiveSettings {
          * @param context the conversation file, or null
          */
         public Switches(String guards, boolean commit, Path context) {
-            this(guards, commit, context, null, null, null);
+            this(guards, commit, context, null, null, null, null);
+        }
+
+        /**
+         * Guards, the commit tool, the conversation, a flow, a judge and an oracle, without a
+         * policy.
+         *
+         * @param guards  the guards' domain, or null
+         * @param commit  whether the commit tool is added
+         * @param context the conversation file, or null
+         * @param flow    the flow served, or null
+         * @param judge   the confirmation judge, or null
+         * @param oracle  who answers the System-One questions, or null
+         */
+        public Switches(String guards, boolean commit, Path context, FlowSettings flow, JudgeSettings judge,
+                        Oracle oracle) {
+            this(guards, commit, context, flow, judge, oracle, null);
         }
     }
 
@@ -159,6 +177,7 @@ public interface ActiveSettings {
         private FlowSettings flow;
         private JudgeSettings judge;
         private Oracle oracle;
+        private Policy policy;
 
         private Builder() {
         }
@@ -232,13 +251,26 @@ public interface ActiveSettings {
         }
 
         /**
+         * Applies {@code policy} to every tool call, {@code tools/list} answer and request of the
+         * server's ({@code --policy FILE}): tools allowed, logged, held for a person's approval,
+         * denied or hidden, budgets of calls, tools pinned as first listed.
+         *
+         * @param policy the policy; it may serve any number of sessions
+         * @return this builder
+         */
+        public Builder policy(Policy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
          * The settings.
          *
          * @return settings with what was switched on
          * @throws IllegalArgumentException as {@link Switches} checks them
          */
         public ActiveSettings build() {
-            return new Switches(guards, commit, context, flow, judge, oracle);
+            return new Switches(guards, commit, context, flow, judge, oracle, policy);
         }
     }
 }

@@ -176,6 +176,17 @@ public final class FlowSettings {
         return log;
     }
 
+    /**
+     * The same settings with the decisions appended to another file (a listener's session has
+     * a flow log of its own).
+     *
+     * @param file the flow log, or null for the default
+     * @return the settings
+     */
+    public FlowSettings withLog(Path file) {
+        return new FlowSettings(flow, source, options, file);
+    }
+
     /** Builds {@link FlowSettings}. Not thread-safe. */
     public static final class Builder {
         private final Flow flow;

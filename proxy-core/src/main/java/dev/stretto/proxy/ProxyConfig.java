@@ -31,8 +31,9 @@ import java.util.Objects;
  * @param shutdown   the shutdown ladder's timings for a child server
  * @param clock      the wall clock for the session id and {@code started_unix_ms}
  * @param subreaper  the JVM's {@link Subreaper}, through which the processes a child server
- *                   leaves behind are found once the program has enabled it (the CLI does), or
- *                   null (the default) for none: they are then found only while the server runs
+ *                   leaves behind are found by its mark (enabled or not; the CLI gives one it
+ *                   never enables), or null (the default) for none: they are then found only
+ *                   while the server runs
  * @param active     active mode (guards, the commit tool, the conversation file; with the
  *                   project's own commands' settings also a served flow and the confirmation
  *                   judge), or null for passive mode, which only forwards and records
@@ -209,9 +210,11 @@ public record ProxyConfig(UpstreamSpec upstream, Path recordDir, boolean recordS
         }
 
         /**
-         * The JVM's {@link Subreaper}, once the program has enabled it: processes a child server
-         * leaves behind are then found and ended with its tree. Without it (the default) they
-         * are found only while the server runs, and the server's environment is left as it is.
+         * The JVM's {@link Subreaper}: processes a child server leaves behind are then found by
+         * the server's mark and ended with its tree (among every process of the JVM's user, or,
+         * once the program has enabled it, among the JVM's children). Without it (the default)
+         * they are found only while the server runs, and the server's environment is left as it
+         * is.
          *
          * @param subreaper the program's one subreaper, or null for none
          * @return this builder

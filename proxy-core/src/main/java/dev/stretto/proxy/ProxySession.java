@@ -2,7 +2,9 @@ package dev.stretto.proxy;
 
 import dev.stretto.proxy.active.ActiveMode;
 import dev.stretto.proxy.active.ActiveSession;
+import dev.stretto.proxy.active.ToolPolicy;
 import dev.stretto.proxy.flow.FlowLog;
+import dev.stretto.proxy.policy.ApprovalFiles;
 import dev.stretto.proxy.io.IoMessages;
 import dev.stretto.proxy.oracle.OracleCache;
 import dev.stretto.proxy.record.LogFileSink;
@@ -45,11 +47,22 @@ final class ProxySession {
     /** See {@link Proxy#run}. */
     static SessionResult run(ProxyConfig config, InputStream hostIn, OutputStream hostOut)
             throws ProxyStartException, SessionInterruptedException {
+        return run(config, null, hostIn, hostOut, () -> {
+        });
+    }
+
+    /**
+     * See {@link Proxy#run}: a session named {@code sessionName} (a listener's session; null for the
+     * usual id), running {@code onStart} once its server has started.
+     */
+    static SessionResult run(ProxyConfig config, String sessionName, InputStream hostIn, OutputStream hostOut,
+                             Runnable onStart) throws ProxyStartException, SessionInterruptedException {
         Instant started = config.clock().instant();
         long startNanos = System.nanoTime();
         long pid = ProcessHandle.current().pid();
         // With a log file, its name keeps the id unique (and plain, as the reference has it).
-        String sessionId = config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
+        String sessionId = sessionName != null ? sessionName
+                : config.recordDir() != null ? SessionId.of(started, pid) : SessionId.unique(started, pid);
         // Active mode: --context names a file in the host's world, as --record does.
         ActiveMode activeMode = config.active() == null ? null : ActiveMode.of(config.active());
         if (activeMode != null && activeMode.context() != null) {
@@ -114,11 +127,24 @@ final class ProxySession {
         if (activeMode != null && activeMode.judge() != null && activeMode.judge().log() == null && logPath != null) {
             activeMode = activeMode.withJudge(activeMode.judge().withLog(ConfirmLog.besideSessionLog(logPath)));
         }
+        // A policy's asks wait beside the session log; unrecorded, under ~/.stretto/approvals.
+        if (activeMode != null && activeMode.toolPolicy() != null) {
+            ToolPolicy policy = activeMode.toolPolicy();
+            if (policy.approvals() == null) {
+                Path home = config.host().home();
+                policy = policy.withApprovals(logPath != null ? ApprovalFiles.besideSessionLog(logPath)
+                        : home == null ? null : ApprovalFiles.ofUnrecorded(home, sessionId));
+                activeMode = activeMode.withToolPolicy(policy);
+            }
+            Logger.info("applying the policy {}{}", policy.rules().source(), !policy.rules().asks() ? ""
+                    : policy.approvals() == null ? "; no place for approvals is known, so its asks refuse"
+                    : "; the calls it asks about wait in " + policy.approvals());
+        }
 
         LogWriter logWriter = sinks.isEmpty() && config.listener() == null ? null
                 : new LogWriter(sinks, config.listener(), System::nanoTime, startNanos, config.upstream().secretValues(),
                         config.recordSync());
-        Upstream upstream = upstreamFor(config);
+        Upstream upstream = upstreamFor(config, logWriter);
         Recorder recorder = logWriter == null ? Recorder.NONE : logWriter;
         String name = "stretto-session-" + sessionId;
         // Active mode: the actor stamps lines on the log writer's clock, and names its episode by the header.
@@ -132,6 +158,7 @@ final class ProxySession {
                 // Said once the server has started: a session that cannot start leaves no log to name.
                 Path recording = logPath;
                 Session.Outcome outcome = session.run(() -> {
+                    onStart.run();
                     if (recording != null) {
                         Logger.info("recording to {}", recording);
                     }
@@ -218,7 +245,7 @@ final class ProxySession {
      * kind of server is turned into its {@link Upstream}. A new kind of spec gets its branch
      * here. (Not a pattern switch: its first bootstrap costs about 100 ms of start-up.)
      */
-    static Upstream upstreamFor(ProxyConfig config) {
+    static Upstream upstreamFor(ProxyConfig config, LogWriter logWriter) {
         UpstreamSpec spec = config.upstream();
         if (spec instanceof UpstreamSpec.Command c) {
             return new ChildProcessUpstream(c.argv(), c.environment(), c.directory(), c.stderr(), config.host().path(),
@@ -226,7 +253,8 @@ final class ProxySession {
                     config.subreaper() == null ? ChildReaper.none() : config.subreaper().reaper());
         }
         if (spec instanceof UpstreamSpec.Http h) {
-            return new HttpUpstream(h.endpoint(), h.headers());
+            return new HttpUpstream(h.endpoint(), h.headers(), h.oauth(), OAuthLogins.storeFor(h.oauth(), config.host()),
+                    logWriter == null ? secret -> { } : logWriter::addSecret);
         }
         if (spec instanceof UpstreamSpec.Streams s) {
             return new StreamUpstream(s.name(), s.fromServer(), s.toServer(), config.shutdown());

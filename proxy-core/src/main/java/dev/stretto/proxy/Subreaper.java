@@ -3,28 +3,34 @@ package dev.stretto.proxy;
 import dev.stretto.proxy.upstream.ChildReaper;
 
 /**
- * Makes this JVM a child subreaper (Linux, {@code prctl(PR_SET_CHILD_SUBREAPER)}, called
- * through the FFM API): a process a server leaves behind when its parent exits (a background
- * job of a shell that exited, a daemon that detached itself) is then re-parented to this JVM
- * instead of to init, so the session can still find it and end it with the server's tree.
+ * Finds and ends what the sessions' servers leave behind when their parent exits (a background
+ * job of a shell that exited, a daemon that detached itself), and may make this JVM a child
+ * subreaper (Linux, {@code prctl(PR_SET_CHILD_SUBREAPER)}, called through the FFM API), so that
+ * such processes are re-parented to this JVM instead of to init.
  *
- * <p>This is a setting of the whole process, so proxy-core never enables it by itself: the
- * {@code stretto-proxy} command does, and a program that embeds the proxy may opt in by
+ * <p>A session ends only what descends from its own server. Each server a session with a
+ * {@code Subreaper} starts gets a mark of its own in its environment, {@code
+ * STRETTO_SERVER_TREE=<mark>} (added to the marks already there, separated by {@code :}, when
+ * the JVM itself is some proxy's server), which every process it starts inherits; a process
+ * is that session's only while its environment holds that mark. So the program's own child
+ * processes, and those of other sessions, are never signalled; a process of the server's that
+ * clears its environment before it detaches is not found (it outlives the session). The
+ * server's descendants seen while it runs are ended with it, marked or not.
+ *
+ * <p>Where a server's orphans are looked for. For a server started before {@link #enable()}
+ * returned (or without it), what it left behind went to init: when the session ends the
+ * server's tree it looks for the mark among every process of the JVM's user ({@code
+ * /proc/<pid>/environ}), which costs a read of each one's environment then and nothing before.
+ * That is all the {@code stretto-proxy} command does: it never enables the setting (the FFM
+ * linker's start-up costs about 200 ms of processor and 12 MB of resident memory). Once
+ * {@link #enable()} has returned, orphans come to the JVM and are found among its children
+ * alone, which suits a program that runs many sessions. Enabling is a setting of the whole
+ * process, so proxy-core never does it by itself: a program that embeds the proxy opts in by
  * creating one instance, calling {@link #enable()} and passing it to every session's
  * configuration ({@link ProxyConfig.Builder#subreaper}). The JVM needs {@code
  * --enable-native-access=ALL-UNNAMED} (or the module's name) for it.
  *
- * <p>A session ends only what descends from its own server. Each server a session with a
- * subreaper starts gets a mark of its own in its environment, {@code
- * STRETTO_SERVER_TREE=<mark>} (added to the marks already there, separated by {@code :}, when
- * the JVM itself is some proxy's server), which every process it starts inherits; a process
- * re-parented to the JVM is that session's only while its environment holds that mark. So the
- * program's own child processes, and those of other sessions, are never signalled; a process
- * of the server's that clears its environment before it detaches is not found (it outlives
- * the session, as without a subreaper). The server's descendants seen while it runs are
- * ended with it, marked or not.
- *
- * <p>Orphans re-parented to the JVM stay zombies after they exit until someone waits for
+ * <p>Orphans re-parented to the JVM (once enabled) stay zombies after they exit until someone waits for
  * them; the JDK waits only for the processes it started (and collects their exit status at
  * once). So a session's orphans are reaped, each by its own pid, once they have exited (when
  * the session ends its tree, which is gone when it returns, or at {@link #reapOrphans()}), and
@@ -38,7 +44,10 @@ import dev.stretto.proxy.upstream.ChildReaper;
 public final class Subreaper {
     private final ChildReaper reaper = new ChildReaper();
 
-    /** A subreaper that is not yet active: {@link #enable()} makes it so. */
+    /**
+     * One that marks the servers it starts and finds what they leave behind by their mark;
+     * the JVM is not a child subreaper until {@link #enable()} makes it one.
+     */
     public Subreaper() {
     }
 
@@ -76,7 +85,7 @@ public final class Subreaper {
      * and watches the others so that each is reaped as it exits; reaps any other child of the
      * JVM that has been a zombie for a second. Sessions do this whenever they end a server's
      * tree; a program whose servers keep detaching short-lived processes calls it now and then
-     * as well (the CLI does, every few seconds), or their zombies wait for the session's end.
+     * as well (every few seconds, say), or their zombies wait for the session's end.
      * Ends nothing. Does nothing unless active.
      */
     public void reapOrphans() {

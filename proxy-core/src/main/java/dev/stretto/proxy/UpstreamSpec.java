@@ -247,7 +247,9 @@ public sealed interface UpstreamSpec {
 
     /**
      * A server that is a Streamable HTTP endpoint (MCP revisions 2025-06-18 and 2025-11-25).
-     * The session POSTs each line from the host to it; see {@link HttpUpstream}.
+     * The session POSTs each line from the host to it; see {@link HttpUpstream}. A server that
+     * needs OAuth is signed in to as {@code oauth} says, unless a header or the URL's user info
+     * gives an {@code Authorization} of its own.
      *
      * <p>The header values are secrets: {@link #toString()} shows the URL's log form and the
      * header names only, and the log header records only {@link #loggedCommand()}.
@@ -256,8 +258,11 @@ public sealed interface UpstreamSpec {
      *                 with {@link #parseEndpoint(String)}); user info in it is sent as Basic
      *                 authorization unless a header gives {@code Authorization}
      * @param headers  extra headers sent on every request, no name twice (ignoring case)
+     * @param oauth    how to sign in when the server asks for it ({@link OAuthSettings#DEFAULT}:
+     *                 as the spec says, through the system's browser, keeping tokens in {@code
+     *                 ~/.stretto/auth}; {@link OAuthSettings#OFF}: never)
      */
-    record Http(URI endpoint, List<HeaderSpec> headers) implements UpstreamSpec {
+    record Http(URI endpoint, List<HeaderSpec> headers, OAuthSettings oauth) implements UpstreamSpec {
 
         /**
          * Checks the spec.
@@ -269,6 +274,7 @@ public sealed interface UpstreamSpec {
         public Http {
             endpoint = HttpUpstream.checkEndpoint(endpoint);
             headers = List.copyOf(headers);
+            Objects.requireNonNull(oauth, "oauth");
             Set<String> names = new HashSet<>();
             for (HeaderSpec h : headers) {
                 if (!names.add(h.name().toLowerCase(Locale.ROOT))) {
@@ -278,13 +284,33 @@ public sealed interface UpstreamSpec {
         }
 
         /**
-         * An endpoint without extra headers.
+         * An endpoint with extra headers, signing in as {@link OAuthSettings#DEFAULT} says.
+         *
+         * @param endpoint the MCP endpoint
+         * @param headers  extra headers sent on every request
+         */
+        public Http(URI endpoint, List<HeaderSpec> headers) {
+            this(endpoint, headers, OAuthSettings.DEFAULT);
+        }
+
+        /**
+         * An endpoint without extra headers, signing in as {@link OAuthSettings#DEFAULT} says.
          *
          * @param endpoint the MCP endpoint
          * @return the spec
          */
         public static Http of(URI endpoint) {
             return new Http(endpoint, List.of());
+        }
+
+        /**
+         * This spec signing in as {@code oauth} says.
+         *
+         * @param oauth the settings
+         * @return the spec
+         */
+        public Http withOAuth(OAuthSettings oauth) {
+            return new Http(endpoint, headers, oauth);
         }
 
         /**
@@ -308,14 +334,22 @@ public sealed interface UpstreamSpec {
 
         @Override
         public List<String> secretValues() {
-            return HttpUpstream.secretValues(endpoint, headers);
+            List<String> out = new ArrayList<>(HttpUpstream.secretValues(endpoint, headers));
+            if (oauth.clientSecret() != null) {
+                out.add(oauth.clientSecret());
+            }
+            return out;
         }
 
-        /** The URL's log form and the header names; never a header value or a URL credential. */
+        /**
+         * The URL's log form, the header names and the OAuth settings unless they are the
+         * default; never a header value or a secret.
+         */
         @Override
         public String toString() {
             return "Http[endpoint=" + HttpUpstream.logForm(endpoint) + ", headers="
-                    + headers.stream().map(HeaderSpec::name).toList() + "]";
+                    + headers.stream().map(HeaderSpec::name).toList()
+                    + (oauth.equals(OAuthSettings.DEFAULT) ? "" : ", oauth=" + oauth) + "]";
         }
     }
 }

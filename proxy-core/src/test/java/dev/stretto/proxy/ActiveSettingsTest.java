@@ -45,8 +45,8 @@ class ActiveSettingsTest {
                 .policy().domain().name());
         IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
                 () -> config.active(new Own(null, false, null)).build());
-        assertEquals("active mode needs guards, the commit tool, a context file or a flow; without any of them a"
-                + " session is passive", none.getMessage());
+        assertEquals("active mode needs guards, the commit tool, a context file, a flow or a policy; without any"
+                + " of them a session is passive", none.getMessage());
         IllegalArgumentException shop = assertThrows(IllegalArgumentException.class,
                 () -> config.active(new Own("shop", true, null)).build());
         assertEquals("no guards for shop (domains with guards: retail or airline)", shop.getMessage());
@@ -63,8 +63,8 @@ class ActiveSettingsTest {
     @Test
     void settingsThatSwitchNothingOnAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ActiveSettings.builder().build());
-        assertEquals("active mode needs guards, the commit tool, a context file or a flow; without any of them a"
-                + " session is passive", e.getMessage());
+        assertEquals("active mode needs guards, the commit tool, a context file, a flow or a policy; without any"
+                + " of them a session is passive", e.getMessage());
     }
 
     @Test

@@ -19,6 +19,7 @@ import dev.stretto.trace.log.Source;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,6 +116,40 @@ class SessionResultTest {
         assertTrue(result.timeToFirstServerLine().compareTo(result.duration()) <= 0, result.toString());
         assertEquals(List.of(result), listener.ends, "ended once, with the result run returned");
         assertEquals("{\"hello\":1}\n" + input + "bye\n", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aSessionThatRecordsNothingForwardsEveryByteAsItCameAndCountsEveryLine() throws Exception {
+        // Nothing recorded: the host's bytes go to the server as they are read, the server's
+        // whole lines of each read together. Lines of every length (some longer than a read's
+        // buffer), blank lines, bytes of every value, and a last line without a terminator.
+        java.util.Random random = new java.util.Random(11);
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        int lines = 0;
+        for (int i = 0; i < 3000; i++) {
+            int len = random.nextInt(100) == 0 ? random.nextInt(400_000) : random.nextInt(3000);
+            for (int j = 0; j < len; j++) {
+                int b = random.nextInt(256);
+                data.write(b == '\n' ? ' ' : b);
+            }
+            data.write('\n');
+            lines++;
+        }
+        data.write(bytes("{\"last\":true}"));
+        lines++;
+        byte[] all = data.toByteArray();
+        InputStream trickle = new ByteArrayInputStream(all) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, 1 + random.nextInt(90_000)));
+            }
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        SessionResult result = run(ProxyConfig.builder(UpstreamSpec.Command.of("cat")).build(), trickle, out);
+        assertEquals(0, result.exitStatus());
+        assertArrayEquals(all, out.toByteArray(), "the host got back exactly what it sent");
+        assertEquals(new SessionResult.LineCounts(lines, lines, 0, 0), result.lines());
+        assertNotNull(result.timeToFirstServerLine());
     }
 
     @Test

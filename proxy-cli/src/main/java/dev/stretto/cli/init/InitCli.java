@@ -258,7 +258,7 @@ public final class InitCli {
         List<String> refusals = new ArrayList<>();
         for (String name : targets) {
             switch (Wrapping.wrap(a.host(), name, servers.get(name), run)) {
-                case Wrapping.Changed(ObjectNode entry) -> {
+                case Wrapping.Changed(ObjectNode entry, List<String> notes) -> {
                     List<String> args = new ArrayList<>();
                     entry.path("args").forEach(x -> args.add(x.asText()));
                     Optional<String> problem = args.stream().anyMatch(x -> x.contains("${")) ? Optional.empty()
@@ -269,6 +269,7 @@ public final class InitCli {
                         changed.put(name, entry);
                         lines.add("wrapped " + name + ": it runs through " + run.program()
                                 + (a.noRecord() ? "" : ", recording to " + args.get(1)));
+                        notes.forEach(n -> lines.add("  note: " + n));
                     }
                 }
                 case Wrapping.Unchanged(String why) -> lines.add("left " + name + " as it is: " + why);
@@ -329,7 +330,7 @@ public final class InitCli {
                 continue;
             }
             switch (Wrapping.unwrap(a.host(), current)) {
-                case Wrapping.Changed(ObjectNode entry) -> {
+                case Wrapping.Changed(ObjectNode entry, List<String> notes) -> {
                     text = now.withEntry(name, entry);
                     restored.add(name);
                     lines.add("unwrapped " + name + " from its stretto-proxy arguments"

@@ -24,9 +24,27 @@ sealed interface ServerEntry {
     /**
      * A server the host reaches at {@code url}, sending {@code headers} (name to literal value)
      * and {@code headerVariables} (name to the environment variable holding the value; Codex's
-     * {@code env_http_headers}).
+     * {@code env_http_headers}), and signing in to it as {@code oauth} says (null: as the spec
+     * says, when the server asks).
      */
-    record Http(String url, Map<String, String> headers, Map<String, String> headerVariables) implements ServerEntry {
+    record Http(String url, Map<String, String> headers, Map<String, String> headerVariables, OAuth oauth)
+            implements ServerEntry {
+    }
+
+    /**
+     * What a host's entry says of signing in to an HTTP server: Claude Code's {@code oauth}
+     * ({@code clientId}, {@code callbackPort}, {@code scopes}), Cursor's {@code auth} ({@code
+     * CLIENT_ID}, {@code CLIENT_SECRET}, {@code scopes}), either spelling in either.
+     *
+     * @param key          the entry's key ({@code oauth} or {@code auth})
+     * @param clientId     the pre-registered client id, or null
+     * @param callbackPort the fixed callback port, or 0
+     * @param scopes       the scopes to ask for, none for the server's
+     * @param secret       whether the entry holds a client secret (which is never copied)
+     * @param others       the keys the proxy has no option for
+     */
+    record OAuth(String key, String clientId, int callbackPort, List<String> scopes, boolean secret,
+                 List<String> others) {
     }
 
     /** An entry whose command is a stretto-proxy already. */
@@ -90,8 +108,14 @@ sealed interface ServerEntry {
         if (!url.isTextual() || url.textValue().isBlank()) {
             return new Odd("its " + http.url() + " is not a URL");
         }
-        if (entry.has("oauth") || entry.has("auth")) {
-            return new Odd("the host signs in to it (OAuth), which stretto-proxy cannot do in its place");
+        OAuth oauth = null;
+        String oauthKey = entry.has("oauth") ? "oauth" : entry.has("auth") ? "auth" : null;
+        if (oauthKey != null) {
+            Object parsed = oauth(oauthKey, entry.get(oauthKey));
+            if (parsed instanceof String why) {
+                return new Odd(why);
+            }
+            oauth = (OAuth) parsed;
         }
         if (host == Host.CODEX && entry.has("bearer_token_env_var")) {
             return new Odd("it sends a bearer token from bearer_token_env_var, and stretto-proxy sends a header's"
@@ -117,7 +141,60 @@ sealed interface ServerEntry {
         if (problem != null) {
             return new Odd("its headers " + problem);
         }
-        return new Http(url.textValue(), headers, variables);
+        return new Http(url.textValue(), headers, variables, oauth);
+    }
+
+    /** The entry's sign-in settings, or a String saying what is wrong with them. */
+    private static Object oauth(String key, JsonNode o) {
+        if (!o.isObject()) {
+            return "its " + key + " is not an object";
+        }
+        String clientId = null;
+        int port = 0;
+        List<String> scopes = List.of();
+        boolean secret = false;
+        List<String> others = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> e : o.properties()) {
+            JsonNode v = e.getValue();
+            switch (e.getKey().toLowerCase(java.util.Locale.ROOT).replace("_", "")) {
+                case "clientid" -> {
+                    if (!v.isTextual() || v.textValue().isBlank()) {
+                        return "its " + key + "." + e.getKey() + " is not a client id";
+                    }
+                    clientId = v.textValue();
+                }
+                case "clientsecret" -> secret = true;
+                case "callbackport" -> {
+                    port = v.canConvertToInt() ? v.asInt() : v.isTextual() && v.textValue().matches("[0-9]{1,5}")
+                            ? Integer.parseInt(v.textValue()) : -1;
+                    if (port < 1 || port > 65535) {
+                        return "its " + key + "." + e.getKey() + " is not a port";
+                    }
+                }
+                case "scopes", "scope" -> {
+                    List<String> list = new ArrayList<>();
+                    if (v.isTextual()) {
+                        for (String s : v.textValue().strip().split("[\\s,]+")) {
+                            if (!s.isEmpty()) {
+                                list.add(s);
+                            }
+                        }
+                    } else if (v.isArray()) {
+                        for (JsonNode s : v) {
+                            if (!s.isTextual()) {
+                                return "its " + key + "." + e.getKey() + " are not all strings";
+                            }
+                            list.add(s.textValue());
+                        }
+                    } else {
+                        return "its " + key + "." + e.getKey() + " are not scopes";
+                    }
+                    scopes = List.copyOf(list);
+                }
+                default -> others.add(e.getKey());
+            }
+        }
+        return new OAuth(key, clientId, port, scopes, secret, List.copyOf(others));
     }
 
     /** Fills {@code out} from an object of strings; says what is wrong with it otherwise. */

@@ -25,8 +25,12 @@ final class Wrapping {
     sealed interface Outcome {
     }
 
-    /** The entry as it is to be written. */
-    record Changed(ObjectNode entry) implements Outcome {
+    /** The entry as it is to be written, and what the user should know about it (none: nothing). */
+    record Changed(ObjectNode entry, List<String> notes) implements Outcome {
+
+        Changed(ObjectNode entry) {
+            this(entry, List.of());
+        }
     }
 
     /** Nothing to do: {@code why} says so (already wrapped, or not wrapped). */
@@ -89,9 +93,30 @@ final class Wrapping {
             server.add(h.getKey() + "=" + h.getValue());
             forwarded.add(h.getValue());
         }
+        List<String> notes = new ArrayList<>();
+        ServerEntry.OAuth oauth = http.oauth();
+        if (oauth != null) {
+            if (oauth.clientId() != null) {
+                server.addAll(List.of("--oauth-client-id", oauth.clientId()));
+            }
+            if (oauth.callbackPort() > 0) {
+                server.addAll(List.of("--oauth-callback-port", String.valueOf(oauth.callbackPort())));
+            }
+            if (!oauth.scopes().isEmpty()) {
+                server.addAll(List.of("--oauth-scope", String.join(" ", oauth.scopes())));
+            }
+            if (oauth.secret()) {
+                notes.add("the client secret in its " + oauth.key() + " was not copied: put it in a file of your own"
+                        + " and add --oauth-client-secret-file FILE to its stretto-proxy arguments");
+            }
+            for (String other : oauth.others()) {
+                notes.add("its " + oauth.key() + "." + other + " has no stretto-proxy option and was left out (the"
+                        + " proxy discovers the authorization server itself)");
+            }
+        }
         Set<String> dropped = host == Host.CODEX
-                ? Set.of("type", keys.url(), keys.headers(), "env", "env_http_headers", "env_vars")
-                : Set.of("type", keys.url(), keys.headers(), "env");
+                ? Set.of("type", keys.url(), keys.headers(), "env", "env_http_headers", "env_vars", "oauth", "auth")
+                : Set.of("type", keys.url(), keys.headers(), "env", "oauth", "auth");
         ObjectNode out = NODES.objectNode();
         if (host.writesStdioType()) {
             out.put("type", "stdio");
@@ -117,7 +142,7 @@ final class Wrapping {
                 out.set(e.getKey(), e.getValue());
             }
         }
-        return new Changed(out);
+        return new Changed(out, List.copyOf(notes));
     }
 
     /**
@@ -171,10 +196,19 @@ final class Wrapping {
     private static Outcome unwrapHttp(Host host, ObjectNode wrapped, List<String> args) {
         String url = null;
         Map<String, String> headerVariables = new LinkedHashMap<>();
+        Map<String, String> oauth = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             String value = i + 1 < args.size() ? args.get(i + 1) : null;
-            if (a.startsWith("--upstream=")) {
+            String option = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (List.of("--oauth-client-id", "--oauth-callback-port", "--oauth-scope").contains(option)) {
+                if (a.contains("=")) {
+                    oauth.put(option, a.substring(a.indexOf('=') + 1));
+                } else if (value != null) {
+                    oauth.put(option, value);
+                    i++;
+                }
+            } else if (a.startsWith("--upstream=")) {
                 url = a.substring("--upstream=".length());
             } else if (a.equals("--upstream") && value != null) {
                 url = value;
@@ -220,6 +254,10 @@ final class Wrapping {
         if (!fromEnvironment.isEmpty()) {
             out.set("env_http_headers", fromEnvironment);
         }
+        ObjectNode signIn = signIn(host, oauth);
+        if (signIn != null) {
+            out.set(host == Host.CURSOR ? "auth" : "oauth", signIn);
+        }
         for (Map.Entry<String, JsonNode> e : wrapped.properties()) {
             switch (e.getKey()) {
                 case "type", "command", "args" -> {
@@ -244,6 +282,35 @@ final class Wrapping {
             }
         }
         return new Changed(out);
+    }
+
+    /**
+     * The host's sign-in block from the proxy's {@code --oauth-*} options: Claude Code's {@code
+     * oauth} or Cursor's {@code auth}; null for other hosts, or when there are none.
+     */
+    private static ObjectNode signIn(Host host, Map<String, String> oauth) {
+        if (oauth.isEmpty() || host != Host.CLAUDE_CODE && host != Host.CURSOR) {
+            return null;
+        }
+        ObjectNode o = NODES.objectNode();
+        boolean cursor = host == Host.CURSOR;
+        String id = oauth.get("--oauth-client-id");
+        if (id != null) {
+            o.put(cursor ? "CLIENT_ID" : "clientId", id);
+        }
+        String port = oauth.get("--oauth-callback-port");
+        if (port != null && !cursor && port.matches("[0-9]{1,5}")) {
+            o.put("callbackPort", Integer.parseInt(port));
+        }
+        String scope = oauth.get("--oauth-scope");
+        if (scope != null) {
+            if (cursor) {
+                o.set("scopes", strings(List.of(scope.strip().split("[\\s,]+"))));
+            } else {
+                o.put("scopes", scope);
+            }
+        }
+        return o.isEmpty() ? null : o;
     }
 
     private static ArrayNode strings(List<String> values) {

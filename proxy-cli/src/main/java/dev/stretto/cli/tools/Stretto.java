@@ -4,6 +4,7 @@ import dev.stretto.cli.init.InitCli;
 import dev.stretto.proxy.ActiveSettings;
 import dev.stretto.proxy.ConfirmLog;
 import dev.stretto.proxy.JudgedCalls;
+import dev.stretto.proxy.PolicyVerdict;
 import dev.stretto.proxy.flow.FlowFiles;
 import dev.stretto.proxy.flow.FlowLog;
 import dev.stretto.proxy.flow.FlowView;
@@ -71,6 +72,10 @@ public final class Stretto {
                                    vscode, windsurf, codex, json), or with --write put it
                                    into the host's file; --wrap and --unwrap rewrite the
                                    servers a host's file has (see init --help)
+              login URL [OPTIONS]  sign in to an MCP server that needs OAuth, once, from a
+                                   terminal; the proxies for URL use the login kept
+              logout URL|--all     forget the sign-in kept for URL (or every one)
+              auth list            list the sign-ins kept: server, scopes, expiry
               show LOG             print a session as a timeline: the conversation, each
                                    turn with its calls, results and timings (--html: the
                                    console's page of it, as one self-contained file)
@@ -82,6 +87,12 @@ public final class Stretto {
               sessions DIR         list the sessions under DIR as a table
               guards LOG|DIR...    replay the sessions' writes through the policy guards of
                                    their domain: each rule's verdict, and what it would refuse
+              policy check FILE    check a policy (stretto-proxy --policy), each problem at
+                                   its line; policy test FILE LOG|DIR... replays sessions
+                                   through it (see policy --help)
+              pending [DIR]        list the calls a policy holds for a person's approval
+              approve ID, deny ID [--reason TEXT]
+                                   let a held call go to the server, or refuse it
               learn --sessions DIR --domain NAME --out FILE [--habit-only]
                                    learn a flow from the sessions (see learn --help)
               promote --flow FILE --sessions DIR --out FILE
@@ -112,9 +123,10 @@ public final class Stretto {
               stretto episode --tau2 ~/.stretto/logs/orders > runs.jsonl
               stretto manifest --domain orders ~/.stretto/logs/orders > orders.manifest.json
 
-            show, episode, manifest, sessions and guards exit as below; init, learn,
-            promote, redact, export-answers, import-answers, flow, flow-show, evaluate and
-            console say how in their --help.
+            show, episode, manifest, sessions and guards exit as below; init, login,
+            logout, auth, learn, promote, redact, policy, pending, approve, deny,
+            export-answers, import-answers, flow, flow-show, evaluate and console say how
+            in their --help.
             """ + EXIT_CODES;
 
     private static final String SHOW_HELP = """
@@ -320,8 +332,23 @@ public final class Stretto {
             if (args.length > 0 && args[0].equals(InitCli.COMMAND)) {
                 return InitCli.run(args, out, err, env);
             }
+            if (args.length > 0 && args[0].equals(LoginCli.COMMAND)) {
+                return LoginCli.run(args, out, err, env);
+            }
+            if (args.length > 0 && args[0].equals(LogoutCli.COMMAND)) {
+                return LogoutCli.run(args, out, err, env);
+            }
+            if (args.length > 0 && args[0].equals(AuthListCli.COMMAND)) {
+                return AuthListCli.run(args, out, err, env);
+            }
             if (args.length > 0 && args[0].equals(RedactCli.COMMAND)) {
                 return RedactCli.run(args, out, err, env);
+            }
+            if (args.length > 0 && args[0].equals(PolicyCli.COMMAND)) {
+                return PolicyCli.run(args, out, err);
+            }
+            if (args.length > 0 && ApprovalCli.COMMANDS.contains(args[0])) {
+                return ApprovalCli.run(args, out, err, env);
             }
             if (args.length > 0 && args[0].equals(ConsoleCli.COMMAND)) {
                 return ConsoleCli.run(args, out, err, env);
@@ -397,12 +424,14 @@ public final class Stretto {
                     }
                     return ShowHtml.print(log, files, out, err, new ConsoleEngine());
                 }
-                Timeline timeline = Timeline.of(files.read(log), Timeline.TurnRule.AGENT);
+                SessionLog sessionLog = files.read(log);
+                Timeline timeline = Timeline.of(sessionLog, Timeline.TurnRule.AGENT);
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());
                 } else {
-                    new TimelinePrinter(out, colour, flowLogBeside(log, err)).print(timeline,
-                            judgedCalls(log, timeline, err));
+                    new TimelinePrinter(out, colour, flowLogBeside(log, err))
+                            .withPolicy(new PolicyLines(PolicyVerdict.in(sessionLog)))
+                            .print(timeline, judgedCalls(log, timeline, err));
                 }
                 return EXIT_OK;
             }

@@ -2,6 +2,8 @@ package dev.stretto.cli.tools;
 
 import dev.stretto.proxy.ConfirmLog;
 import dev.stretto.proxy.JudgedCalls;
+import dev.stretto.proxy.PolicyAction;
+import dev.stretto.proxy.PolicyVerdict;
 import dev.stretto.proxy.Redaction;
 import dev.stretto.proxy.flow.FlowLog;
 import dev.stretto.trace.episode.Timeline;
@@ -35,6 +37,7 @@ final class TimelinePrinter {
     private final FlowLogPrinter flows;
     /** The flow's runs not printed yet, by the id of the call each followed, in log order. */
     private final Map<String, Deque<FlowLog.Run>> runs = new HashMap<>();
+    private PolicyLines policy = PolicyLines.NONE;
 
     TimelinePrinter(PrintStream out, boolean colour) {
         this(out, colour, null);
@@ -56,6 +59,12 @@ final class TimelinePrinter {
         print(tl, JudgedCalls.NONE);
     }
 
+    /** Shows the policy's verdicts {@code lines}: under their calls, the others among the steps. */
+    TimelinePrinter withPolicy(PolicyLines lines) {
+        this.policy = lines;
+        return this;
+    }
+
     /** Prints {@code tl} with the confirmation judge's {@code judged} calls marked. */
     void print(Timeline tl, JudgedCalls judged) {
         var h = tl.header();
@@ -71,6 +80,7 @@ final class TimelinePrinter {
         }
         out.println();
         for (Timeline.Step step : tl.steps()) {
+            printPolicy(policy.until(step.tMs()));
             switch (step) {
                 case Timeline.Said s -> out.println(time(s.tMs()) + (s.role() == Timeline.Role.USER
                         ? style.cyan("user      ") : style.green("assistant ")) + oneLine(s.text()));
@@ -78,6 +88,18 @@ final class TimelinePrinter {
                 case Timeline.ResultArrived r -> {
                     // Results are shown under their call.
                 }
+            }
+        }
+        List<PolicyVerdict> left = policy.rest();
+        printPolicy(left.stream().filter(v -> v.kind() != PolicyVerdict.Kind.CALL).toList());
+        List<PolicyVerdict> unplacedCalls = left.stream()
+                .filter(v -> v.kind() == PolicyVerdict.Kind.CALL).toList();
+        if (!unplacedCalls.isEmpty()) {
+            out.println();
+            out.println(style.yellow("policy verdicts on calls not in the log:"));
+            for (PolicyVerdict v : unplacedCalls) {
+                out.println(time(v.tMs()) + PolicyLines.call(v));
+                out.println("             " + coloured(v));
             }
         }
         List<FlowLog.Run> unmatched = runs.values().stream().flatMap(Deque::stream)
@@ -113,6 +135,8 @@ final class TimelinePrinter {
                 + ", " + tl.failedCalls() + " failed, " + tl.turns().size() + (tl.turns().size() == 1 ? " turn, " : " turns, ")
                 + (judged.count() == 0 ? "" : judged.count() + " judged"
                         + (judged.refused() == 0 ? "" : " (" + judged.refused() + " refused)") + ", ")
+                + (policy.count() == 0 ? "" : policy.count() + (policy.count() == 1 ? " policy verdict" : " policy verdicts")
+                        + (policy.refused() == 0 ? "" : " (" + policy.refused() + " refused)") + ", ")
                 + SessionTable.duration(tl.endMs())));
     }
 
@@ -175,6 +199,9 @@ final class TimelinePrinter {
             for (ConfirmLog.Judged j : judged.of(c)) {
                 printJudgment(j, prefix);
             }
+            for (PolicyVerdict v : policy.ofCall(c.id())) {
+                out.println(prefix + coloured(v));
+            }
             if (c.result() != null && c.isCommit()) {
                 // A commit's result is one part per call it was asked to make.
                 for (String part : c.result().content().split("\n\n")) {
@@ -196,6 +223,18 @@ final class TimelinePrinter {
                 flows.printRun(followed.poll(), prefix, "flow ");
             }
         }
+    }
+
+    private void printPolicy(List<PolicyVerdict> verdicts) {
+        for (PolicyVerdict v : verdicts) {
+            out.println(time(v.tMs()) + coloured(v));
+        }
+    }
+
+    private String coloured(PolicyVerdict v) {
+        String text = PolicyLines.text(v);
+        return PolicyLines.refusing(v) ? style.red(text) : v.answer() == PolicyVerdict.Answer.WAITING
+                || v.action() == PolicyAction.LOG ? style.yellow(text) : style.green(text);
     }
 
     private String time(long tMs) {

@@ -99,4 +99,55 @@ class ShowHtmlTest {
         assertTrue(r.err().startsWith("stretto: " + log + ": the flow log beside it cannot be read ("), r.err());
         assertTrue(r.out().contains("The flow log beside this log cannot be read"), "the page says so too");
     }
+
+    @Test
+    void thePolicysVerdictsUnderTheirCallsAndInTheTimeline() throws Exception {
+        String header = "{\"stretto_mcp_log\":2,\"session\":\"20260101T090000.000Z-77\",\"started_unix_ms\":"
+                + "1767258000000,\"server_command\":[\"fs\"],\"domain\":null,\"agent_model\":null,\"host_session\":null}";
+        String call = "{\"t_ms\":4,\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"read_file\",\"arguments\":{\"path\":\"/etc/passwd\"}}}}";
+        String verdict = "{\"t_ms\":4,\"from\":\"proxy\",\"message\":{\"jsonrpc\":\"2.0\",\"method\":\"stretto/policy\","
+                + "\"params\":{\"action\":\"deny\",\"arguments\":{\"path\":\"/etc/passwd\"},\"id\":\"3\",\"kind\":\"call\","
+                + "\"matched\":[\"confined\",\"ask-writes\"],\"name\":\"read_file\",\"reason\":\"only files under"
+                + " /srv/data\",\"rule\":\"confined\"}}}";
+        String refusal = "{\"t_ms\":4,\"from\":\"proxy\",\"message\":{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"content\":"
+                + "[{\"text\":\"Refused by the policy check, so read_file was not run and nothing changed: only files under"
+                + " /srv/data (policy rule confined).\",\"type\":\"text\"}],\"isError\":true}}}";
+        String hidden = "{\"t_ms\":9,\"from\":\"proxy\",\"message\":{\"jsonrpc\":\"2.0\",\"method\":\"stretto/policy\","
+                + "\"params\":{\"action\":\"hide\",\"kind\":\"listing\",\"matched\":[\"no-moves\"],\"name\":\"move_file\","
+                + "\"reason\":\"hidden by the policy\",\"rule\":\"no-moves\"}}}";
+        Path log = tmp.resolve("20260101T090000.000Z-77.jsonl");
+        Files.writeString(log, String.join("\n", header, call, verdict, refusal, hidden) + "\n");
+        Command r = Command.run("show", "--html", log.toString());
+        assertEquals(0, r.status(), r.err());
+        String html = r.out();
+        HtmlChecks.onlyOwnMarkup(html);
+        for (String shown : new String[] {"refused (rule confined)", "only files under /srv/data",
+                "also matched: ask-writes", "move_file left out of the listing (rule no-moves)",
+                "<span class=\"rule\">confined</span>"}) {
+            assertTrue(html.contains(shown), shown);
+        }
+    }
+
+    @Test
+    void aLiveSessionsPageShowsTheCallsWaitingForApproval() throws Exception {
+        Path log = tmp.resolve("20260101T090000.000Z-77.jsonl");
+        Files.writeString(log, "{\"stretto_mcp_log\":2,\"session\":\"20260101T090000.000Z-77\",\"started_unix_ms\":"
+                + "1767258000000,\"server_command\":[\"fs\"],\"domain\":null,\"agent_model\":null,\"host_session\":null}\n");
+        Path approvals = Files.createDirectories(tmp.resolve("20260101T090000.000Z-77.approvals"));
+        Files.writeString(approvals.resolve("abcd2345.pending.json"), "{\"arguments\":{\"path\":\"/srv/data/b\"},"
+                + "\"asked_unix_ms\":" + System.currentTimeMillis() + ",\"deadline_unix_ms\":"
+                + (System.currentTimeMillis() + 60_000) + ",\"id\":\"abcd2345\",\"pid\":" + ProcessHandle.current().pid()
+                + ",\"rule\":\"ask-writes\",\"session\":\"20260101T090000.000Z-77\",\"tool\":\"write_file\"}\n");
+        var engine = new dev.stretto.cli.tools.ConsoleEngine();
+        var read = dev.stretto.cli.console.source.SessionRead.ofFile(log, engine);
+        String live = dev.stretto.cli.console.html.SessionPage.served(read, engine, true);
+        HtmlChecks.onlyOwnMarkup(live);
+        for (String shown : new String[] {"Waiting for approval", "write_file", "{&quot;path&quot;:&quot;/srv/data/b&quot;}",
+                "rule ask-writes", "stretto approve abcd2345"}) {
+            assertTrue(live.contains(shown), shown + " in " + live);
+        }
+        assertFalse(dev.stretto.cli.console.html.SessionPage.served(read, engine, false).contains("Waiting for approval"),
+                "a session whose proxy has ended holds nothing");
+    }
 }

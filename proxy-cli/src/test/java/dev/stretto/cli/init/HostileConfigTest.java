@@ -108,7 +108,8 @@ class HostileConfigTest {
         List<String> urls = List.of("", "\"url\": \"https://example.com/mcp\",", "\"url\": 7,",
                 "\"serverUrl\": \"https://example.com/mcp\",", "\"headers\": {\"Authorization\": \"Bearer t\"},",
                 "\"headers\": [1],", "\"type\": \"sse\",", "\"type\": \"http\",", "\"type\": \"stdio\",", "\"type\": 3,",
-                "\"oauth\": {},");
+                "\"oauth\": {},", "\"oauth\": 3,", "\"auth\": {\"CLIENT_ID\": 5},",
+                "\"oauth\": {\"callbackPort\": 99999},", "\"auth\": {\"scopes\": [1]},");
         List<String> rest = List.of("", "\"env\": {\"K\": \"v\"},", "\"env\": [],", "\"disabled\": true,",
                 "\"cwd\": \"/tmp\",");
         List<Arguments> out = new ArrayList<>();

@@ -230,6 +230,56 @@ class InitWrapTest {
         assertEquals("npx", JSON.readTree(Files.readString(file)).at("/mcpServers/browser/command").asText());
     }
 
+    /**
+     * Servers the host signs in to: Claude Code's {@code oauth} and Cursor's {@code auth} become
+     * the proxy's --oauth-* options, which sign in in the host's place; a client secret is not
+     * copied (the output says so), and unwrapping gives the blocks back.
+     */
+    @Test
+    void serversTheHostSignsInToAreWrappedWithTheProxysOAuthOptionsAndNoSecret() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        Path code = Files.writeString(tmp.resolve("code.json"), """
+                {"mcpServers": {"notion": {"type": "http", "url": "https://mcp.notion.com/mcp",
+                  "oauth": {"clientId": "stretto-notion", "callbackPort": 8912, "scopes": "read write",
+                            "authServerMetadataUrl": "https://auth.notion.com/.well-known/x"}}}}
+                """);
+        InitRunner.Run run = init.run("claude-code", "--wrap", "notion", "--no-record", "--config", code.toString());
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().contains("  note: its oauth.authServerMetadataUrl has no stretto-proxy option"), run.out());
+        assertEquals(JSON.readTree("""
+                {"type": "stdio", "command": "/opt/stretto/bin/stretto-proxy",
+                 "args": ["--domain", "notion", "--upstream", "https://mcp.notion.com/mcp",
+                          "--oauth-client-id", "stretto-notion", "--oauth-callback-port", "8912",
+                          "--oauth-scope", "read write"]}
+                """), JSON.readTree(Files.readString(code)).at("/mcpServers/notion"));
+        // Unwrapped from the arguments alone (no record), the oauth block comes back without what had no option.
+        Files.delete(tmp.resolve("home/.stretto/wrapped.json"));
+        assertEquals(0, init.run("claude-code", "--unwrap", "notion", "--config", code.toString()).status());
+        assertEquals(JSON.readTree("""
+                {"type": "http", "url": "https://mcp.notion.com/mcp",
+                 "oauth": {"clientId": "stretto-notion", "callbackPort": 8912, "scopes": "read write"}}
+                """), JSON.readTree(Files.readString(code)).at("/mcpServers/notion"));
+
+        Path cursor = Files.writeString(tmp.resolve("cursor.json"), """
+                {"mcpServers": {"linear": {"url": "https://mcp.linear.app/mcp",
+                  "auth": {"CLIENT_ID": "cid-1", "CLIENT_SECRET": "cs-very-secret-1", "scopes": ["read", "write"]}}}}
+                """);
+        InitRunner.Run wrapped = init.run("cursor", "--wrap", "linear", "--no-record", "--config", cursor.toString());
+        assertEquals(0, wrapped.status(), wrapped.err());
+        assertTrue(wrapped.out().contains("  note: the client secret in its auth was not copied: put it in a file of"
+                + " your own and add --oauth-client-secret-file FILE"), wrapped.out());
+        String text = Files.readString(cursor);
+        assertTrue(!text.contains("cs-very-secret-1") && !wrapped.out().contains("cs-very-secret-1"), text);
+        assertEquals(JSON.readTree("""
+                {"command": "/opt/stretto/bin/stretto-proxy",
+                 "args": ["--domain", "linear", "--upstream", "https://mcp.linear.app/mcp",
+                          "--oauth-client-id", "cid-1", "--oauth-scope", "read write"]}
+                """), JSON.readTree(text).at("/mcpServers/linear"));
+        // With its record, unwrapping gives the entry back as it was, the secret too.
+        assertEquals(0, init.run("cursor", "--unwrap", "linear", "--config", cursor.toString()).status());
+        assertTrue(Files.readString(cursor).contains("cs-very-secret-1"));
+    }
+
     @Test
     void codexsHeadersFromTheEnvironmentAreForwardedToTheProxy() throws Exception {
         InitRunner init = InitRunner.in(tmp);

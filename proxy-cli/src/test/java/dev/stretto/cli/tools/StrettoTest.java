@@ -204,9 +204,9 @@ class StrettoTest {
         assertTrue(help.out().contains("-V, --version"), help.out());
         assertTrue(help.out().contains("Examples:\n  stretto sessions "), help.out());
         // Its exit statuses are the log commands'; the others have their own.
-        assertTrue(help.out().contains("show, episode, manifest, sessions and guards exit as below; init, learn,\n"
-                + "promote, redact, export-answers, import-answers, flow, flow-show, evaluate and\nconsole say how in"
-                + " their --help.\nExit status:\n"), help.out());
+        assertTrue(help.out().contains("show, episode, manifest, sessions and guards exit as below; init, login,\n"
+                + "logout, auth, learn, promote, redact, policy, pending, approve, deny,\nexport-answers, import-answers,"
+                + " flow, flow-show, evaluate and console say how\nin their --help.\nExit status:\n"), help.out());
     }
 
     @ParameterizedTest

@@ -3,6 +3,8 @@ package dev.stretto.proxy.active;
 import dev.stretto.proxy.ActiveSettings;
 import dev.stretto.proxy.FlowSettings;
 import dev.stretto.proxy.JudgeSettings;
+import dev.stretto.proxy.Policy;
+import dev.stretto.proxy.PolicyException;
 import dev.stretto.proxy.ProxyStartException;
 import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.decide.Exploration;
@@ -11,6 +13,7 @@ import dev.stretto.proxy.flow.run.ServedFlow;
 import dev.stretto.proxy.guard.Guards;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.OracleHandle;
+import dev.stretto.proxy.policy.PolicyReader;
 import java.nio.file.Path;
 
 /**
@@ -36,9 +39,10 @@ import java.nio.file.Path;
  *                and closes it once the session has ended.
  * @param judge   the confirmation judge, or null; it needs the guards, the conversation and
  *                the oracle
+ * @param toolPolicy the policy for any server ({@code --policy FILE}), or null
  */
 public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow flow, Oracle oracle,
-                         ConfirmJudge judge) implements ActiveSettings {
+                         ConfirmJudge judge, ToolPolicy toolPolicy) implements ActiveSettings {
 
     /**
      * @throws IllegalArgumentException when nothing is asked for (that is passive mode), a
@@ -46,8 +50,9 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
      *                                  a judge lacks the guards, the context file or the oracle
      */
     public ActiveMode {
-        if (policy == null && !commit && context == null && flow == null) {
-            throw new IllegalArgumentException("active mode needs guards, the commit tool, a context file or a flow");
+        if (policy == null && !commit && context == null && flow == null && toolPolicy == null) {
+            throw new IllegalArgumentException("active mode needs guards, the commit tool, a context file, a flow or a"
+                    + " policy");
         }
         if (flow != null && flow.decider() == DeciderKind.ARBITER && oracle == null) {
             throw new IllegalArgumentException("the flow " + flow.source() + " decides with its arbiter, which asks the"
@@ -61,7 +66,12 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
 
     /** Guards, the commit tool and the conversation, without a flow or a judge. */
     public ActiveMode(Guards policy, boolean commit, Path context) {
-        this(policy, commit, context, null, null, null);
+        this(policy, commit, context, null, null, null, null);
+    }
+
+    /** Guards, the commit tool, the conversation, a flow, the oracle and the judge, without a policy. */
+    public ActiveMode(Guards policy, boolean commit, Path context, ServedFlow flow, Oracle oracle, ConfirmJudge judge) {
+        this(policy, commit, context, flow, oracle, judge, null);
     }
 
     /**
@@ -83,7 +93,19 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
         OracleHandle oracle = switches.oracle() == null ? null : OracleHandle.of(switches.oracle());
         return new ActiveMode(switches.guards() == null ? null : Guards.forDomain(switches.guards()).orElseThrow(),
                 switches.commit(), switches.context(), served(switches.flow()), oracle == null ? null : oracle.oracle(),
-                judge(switches.judge(), oracle));
+                judge(switches.judge(), oracle), toolPolicy(switches.policy()));
+    }
+
+    /** The policy as a session applies it; checked when it was made. */
+    private static ToolPolicy toolPolicy(Policy policy) {
+        if (policy == null) {
+            return null;
+        }
+        try {
+            return new ToolPolicy(PolicyReader.of(policy.document(), policy.source()), null);
+        } catch (PolicyException e) {
+            throw new IllegalStateException("checked when the policy was made: " + e.getMessage(), e);
+        }
     }
 
     /** The flow as the session serves it; checked when its settings were made. */
@@ -120,17 +142,22 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
 
     /** This configuration with the conversation read from {@code file} instead. */
     public ActiveMode withContext(Path file) {
-        return new ActiveMode(policy, commit, file, flow, oracle, judge);
+        return new ActiveMode(policy, commit, file, flow, oracle, judge, toolPolicy);
     }
 
     /** This configuration serving {@code served} instead. */
     public ActiveMode withFlow(ServedFlow served) {
-        return new ActiveMode(policy, commit, context, served, oracle, judge);
+        return new ActiveMode(policy, commit, context, served, oracle, judge, toolPolicy);
     }
 
     /** This configuration with {@code newJudge} (null for none) instead. */
     public ActiveMode withJudge(ConfirmJudge newJudge) {
-        return new ActiveMode(policy, commit, context, flow, oracle, newJudge);
+        return new ActiveMode(policy, commit, context, flow, oracle, newJudge, toolPolicy);
+    }
+
+    /** This configuration applying {@code newPolicy} (null for none) instead. */
+    public ActiveMode withToolPolicy(ToolPolicy newPolicy) {
+        return new ActiveMode(policy, commit, context, flow, oracle, judge, newPolicy);
     }
 
     /** A builder with nothing switched on yet. */
@@ -146,6 +173,7 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
         private ServedFlow flow;
         private Oracle oracle;
         private ConfirmJudge judge;
+        private ToolPolicy toolPolicy;
 
         private Builder() {
         }
@@ -189,6 +217,12 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
             return this;
         }
 
+        /** Applies {@code policy} to every call, listing and request of the server's ({@code --policy FILE}). */
+        public Builder toolPolicy(ToolPolicy policy) {
+            this.toolPolicy = policy;
+            return this;
+        }
+
         /**
          * The configuration.
          *
@@ -196,7 +230,7 @@ public record ActiveMode(Guards policy, boolean commit, Path context, ServedFlow
          *                                  oracle, or a judge lacks guards, context or oracle
          */
         public ActiveMode build() {
-            return new ActiveMode(guards, commit, context, flow, oracle, judge);
+            return new ActiveMode(guards, commit, context, flow, oracle, judge, toolPolicy);
         }
     }
 }

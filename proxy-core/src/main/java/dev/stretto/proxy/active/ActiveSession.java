@@ -29,8 +29,9 @@ import java.util.function.LongSupplier;
  * per side: the host's is the session's {@link HostOutput}, with its own thread and its stall
  * limit) and the recorder every line passes before it is forwarded.
  *
- * <p>Threads: the host pump, the actor and the server writer each run on a fork of the
- * session's scope; the actor's questions to the model run on an executor the session lends it,
+ * <p>Threads: the reader of the host's input posts the host's lines to the mailbox itself; the
+ * host pump (which starts that and posts the input's end), the actor and the server writer
+ * each run on a fork of the session's scope; the actor's questions to the model run on an executor the session lends it,
  * which forks each into a scope nested in the session's. The server sink is called by whichever
  * threads read the server.
  */
@@ -164,13 +165,21 @@ public final class ActiveSession {
             forker.execute(JudgeCheck::warmUp);
         }
         Callable<Void> hostPump = () -> {
+            // The reader of the host's input posts each line itself, with its one look at it:
+            // no thread between it and the actor. Only the input's end comes through here,
+            // behind every line, or the failure that stopped the reader.
+            hostIn.forwardTo((line, more) -> {
+                mailbox.put(new Event.ClientLine(line, JsonRpcPeek.of(line.bytes())));
+                return true;
+            });
             while (true) {
                 HostInput.Read read = hostIn.take();
-                if (read instanceof HostInput.Got(Line line)) {
-                    mailbox.put(new Event.ClientLine(line, JsonRpcPeek.of(line.bytes())));
-                } else if (read instanceof HostInput.End(var failure)) {
+                if (read instanceof HostInput.End(var failure)) {
                     mailbox.put(new Event.HostEnded(failure));
                     return null;
+                }
+                if (read instanceof HostInput.Failed(var failure)) {
+                    throw failure;
                 }
             }
         };

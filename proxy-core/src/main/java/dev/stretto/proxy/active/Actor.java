@@ -91,6 +91,7 @@ final class Actor implements Callable<Void> {
     private final HeldAnswers held;
     private final RunContext runs;
     private final ContextFile context;
+    private final PolicyGate policy;
     private final boolean commit;
     private final CompletableFuture<Void> serverEndHandled;
 
@@ -109,7 +110,14 @@ final class Actor implements Callable<Void> {
         this.calls = new CallTable();
         this.sides = new Sides(ledger, calls, toHost, toServer);
         Questions questions = new Questions(forker, mailbox);
-        this.checks = new CheckChain(checks, ledger, questions, this::readContext);
+        // The policy is the last check: a call it lets through goes to the server, so its budgets count it.
+        this.policy = mode.toolPolicy() == null ? null : new PolicyGate(mode.toolPolicy(), header.session(), ledger,
+                sides, ticker, startNanos, why -> sides.endServerInput());
+        List<CallCheck> chain = new java.util.ArrayList<>(checks);
+        if (policy != null) {
+            chain.add(policy);
+        }
+        this.checks = new CheckChain(chain, ledger, questions, this::readContext);
         this.own = new OwnRequests(ledger, calls, sides, ticker, requestTimeout);
         this.held = new HeldAnswers(hook, calls, sides);
         this.runs = new RunContext(this.checks, ledger, own, sides, held, questions, this::readContext);
@@ -126,11 +134,12 @@ final class Actor implements Callable<Void> {
         try {
             while (true) {
                 // With nothing to time out, wait without a timer: an untimed wait wakes sooner.
-                Event event = mailbox.take(own.isEmpty() ? Long.MAX_VALUE : tick);
+                Event event = mailbox.take(own.isEmpty() && !checks.needsClock() ? Long.MAX_VALUE : tick);
                 if (event != null) {
                     handle(event);
                 }
                 own.expire();
+                checks.tick();
                 releaseHeldLine();
                 closeServerInputWhenIdle();
             }
@@ -169,6 +178,13 @@ final class Actor implements Callable<Void> {
     // ---- the host's lines
 
     private void fromHost(Line line, JsonRpcPeek peek) {
+        if (policy != null && policy.ended() != null) {
+            // The policy ended the session: nothing more reaches the server.
+            hostCalls.refuse(line, peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null
+                    ? ProxyLines.parse(peek.id().getBytes(java.nio.charset.StandardCharsets.UTF_8)) : null,
+                    CallReader.INVALID_REQUEST, "The session was ended by the policy: " + policy.ended() + ".");
+            return;
+        }
         if (clashes(line, peek) || checks.guarding() && guarded(line, peek)) {
             return;
         }
@@ -202,6 +218,10 @@ final class Actor implements Callable<Void> {
         ledger.episode(t, Source.CLIENT, message);
         if (message != null && message.isArray()) {
             calls.sentBatch(message);
+        }
+        if (policy != null && message != null && message.isObject()
+                && peek.kind() == JsonRpcPeek.Kind.NOTIFICATION && "notifications/cancelled".equals(peek.method())) {
+            policy.cancelled(message);
         }
     }
 
@@ -259,6 +279,10 @@ final class Actor implements Callable<Void> {
     // ---- the server's lines
 
     private void fromServer(Line line, Source from, JsonRpcPeek peek) {
+        if (policy != null && from == Source.SERVER && peek.kind() != JsonRpcPeek.Kind.RESPONSE
+                && policy.serverLine(line, peek)) {
+            return;
+        }
         if (peek.kind() == JsonRpcPeek.Kind.RESPONSE && peek.id() != null) {
             answer(line, from, peek);
             return;
@@ -305,14 +329,25 @@ final class Actor implements Callable<Void> {
             sides.toHost(line);
             return;
         }
-        // A tools/list or initialize answer: learnt from, and with --commit written anew.
+        // A tools/list or initialize answer: learnt from, and with --policy or --commit written anew.
         ledger.record(from, line);
         JsonNode response = ProxyLines.parse(line.bytes());
+        JsonNode policed = listing && policy != null ? policy.listing(response) : null;
+        if (policed != null && policy.ended() != null) {
+            sides.answer(policed);
+            return;
+        }
+        if (policed != null) {
+            response = policed;
+        }
         if (listing) {
             held.listed(response);
         }
         JsonNode replacement = !commit ? null : listing ? CommitTool.withTool(response)
                 : CommitTool.withInstructions(response);
+        if (replacement == null) {
+            replacement = policed;
+        }
         Line out = replacement == null ? line : new Line(ProxyLines.bytes(replacement), true);
         if (replacement != null) {
             ledger.record(Source.PROXY, out);

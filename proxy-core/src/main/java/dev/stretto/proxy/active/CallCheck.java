@@ -1,5 +1,6 @@
 package dev.stretto.proxy.active;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.guard.Facts;
 import dev.stretto.proxy.judge.Reply;
 import dev.stretto.proxy.oracle.Oracle;
@@ -35,6 +36,13 @@ interface CallCheck {
          * reply (or why there is none) back on the actor's thread, when it comes.
          */
         void ask(Oracle oracle, Request request, Consumer<Reply> then);
+
+        /**
+         * Logs {@code message} as a {@code proxy} entry that goes to neither side (a policy's
+         * verdict): after the call's own entry when the check decides at once, at once when
+         * it decides later.
+         */
+        void log(JsonNode message);
     }
 
     /** How a check ended. */
@@ -70,5 +78,14 @@ interface CallCheck {
      * (files); an outcome still to come is dropped. Called once, last, on the actor's thread.
      */
     default void close() {
+    }
+
+    /** Whether the check waits for something it must look at on the actor's clock (a person's answer). */
+    default boolean needsClock() {
+        return false;
+    }
+
+    /** The actor's clock ticked: a check waiting on something looks at it. Called after every event. */
+    default void tick() {
     }
 }

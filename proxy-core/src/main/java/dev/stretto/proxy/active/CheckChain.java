@@ -1,11 +1,14 @@
 package dev.stretto.proxy.active;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.stretto.proxy.guard.Facts;
+import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.judge.Reply;
 import dev.stretto.proxy.oracle.Oracle;
 import dev.stretto.proxy.oracle.Request;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.ToolCall;
+import dev.stretto.trace.log.Source;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -59,21 +62,22 @@ final class CheckChain implements AutoCloseable {
     /** Reads the conversation, then puts {@code call} through the checks. */
     Pending<CallCheck.Outcome> check(ToolCall call) {
         readConversation.run();
-        Pending<CallCheck.Outcome> outcome = new Pending<>();
-        run(0, call, new Context(), outcome);
+        Context context = new Context();
+        Pending<CallCheck.Outcome> outcome = new Pending<>(context);
+        run(0, call, context, outcome);
         return outcome;
     }
 
     /** Checks {@code calls} one after the other (as {@link #check}), up to the first refusal. */
     Pending<List<CallCheck.Outcome>> checkEach(List<ToolCall> calls) {
-        Pending<List<CallCheck.Outcome>> outcomes = new Pending<>();
+        Pending<List<CallCheck.Outcome>> outcomes = new Pending<>(null);
         checkFrom(calls, 0, new ArrayList<>(), outcomes);
         return outcomes;
     }
 
     /** An outcome decided already, as the chain's outcomes are handed on. */
     <T> Pending<T> decided(T value) {
-        Pending<T> outcome = new Pending<>();
+        Pending<T> outcome = new Pending<>(null);
         outcome.accept(value);
         return outcome;
     }
@@ -89,6 +93,18 @@ final class CheckChain implements AutoCloseable {
     /** Whether no call waits for the chain's outcome. */
     boolean idle() {
         return waitedFor == 0;
+    }
+
+    /** Whether some check waits for something it looks at on the actor's clock. */
+    boolean needsClock() {
+        return checks.stream().anyMatch(CallCheck::needsClock);
+    }
+
+    /** The actor's clock ticked: hands it to the checks. */
+    void tick() {
+        for (CallCheck c : checks) {
+            c.tick();
+        }
     }
 
     /** The session is over: each check releases what it holds; outcomes still to come are dropped. */
@@ -134,8 +150,14 @@ final class CheckChain implements AutoCloseable {
      * when it comes, and the chain counts it as waited for until then.
      */
     final class Pending<T> implements Consumer<T> {
+        private final Context context;
         private T now;
         private Consumer<T> later;
+
+        /** @param context the checks' context, whose log entries wait for the caller; null for none */
+        Pending(Context context) {
+            this.context = context;
+        }
 
         @Override
         public void accept(T value) {
@@ -149,6 +171,10 @@ final class CheckChain implements AutoCloseable {
 
         /** Applies the outcome with {@code apply}: at once if it has come, else when it comes. */
         void then(Consumer<T> apply) {
+            if (context != null) {
+                // The caller has logged the call by now: what the checks logged comes after it.
+                context.flush();
+            }
             if (now != null) {
                 apply.accept(now);
             } else {
@@ -166,6 +192,8 @@ final class CheckChain implements AutoCloseable {
     private final class Context implements CallCheck.Context {
         private Facts facts;
         private Episode episode;
+        // Until the caller takes the outcome: what the checks logged. Null from then on.
+        private List<JsonNode> logged = new ArrayList<>();
 
         @Override
         public Facts facts() {
@@ -186,6 +214,23 @@ final class CheckChain implements AutoCloseable {
         @Override
         public void ask(Oracle oracle, Request request, Consumer<Reply> then) {
             asked.put(questions.forJudge(oracle, request), then);
+        }
+
+        @Override
+        public void log(JsonNode message) {
+            if (logged != null) {
+                logged.add(message);
+            } else {
+                ledger.record(Source.PROXY, new Line(ProxyLines.bytes(message), true));
+            }
+        }
+
+        void flush() {
+            List<JsonNode> waiting = logged;
+            logged = null;
+            if (waiting != null) {
+                waiting.forEach(this::log);
+            }
         }
     }
 }

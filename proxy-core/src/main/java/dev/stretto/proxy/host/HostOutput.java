@@ -1,6 +1,7 @@
 package dev.stretto.proxy.host;
 
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.io.LineRun;
 import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.record.Recorder;
 import java.io.BufferedOutputStream;
@@ -19,7 +20,8 @@ import dev.stretto.proxy.logging.Logger;
  *
  * <p>Threads. In passive mode the session's {@code ServerLines} calls {@link #put} (one caller
  * at a time, under its lock, so lines keep the log's order), in active mode the actor does;
- * either queues the line and returns. The writer, a daemon thread named by {@link #start} and
+ * either queues the line and returns. When nothing is recorded, an item is a run of lines (all
+ * the whole lines of one read of the server's output), written in one go. The writer, a daemon thread named by {@link #start} and
  * outside the session's scope, takes the lines in order, writes each with its terminator and
  * flushes whenever it has caught up, so the host sees each line as soon as it is complete. It
  * ends after {@link #close()}, once the line it is writing is written and flushed (the host
@@ -43,8 +45,11 @@ import dev.stretto.proxy.logging.Logger;
  */
 public final class HostOutput {
 
-    /** A line queued for the host, with the log's mark once it was recorded (0 unless the log syncs). */
-    private record Queued(Line line, long mark) {
+    /**
+     * A line queued for the host (or a run of lines, held as one), with the log's mark once it
+     * was recorded (0 unless the log syncs), and how many lines it is.
+     */
+    private record Queued(Line line, long mark, int lines) {
     }
 
     private final OutputStream out;
@@ -60,6 +65,8 @@ public final class HostOutput {
     // The session is over: lines put from now on are not queued but counted here, as not delivered.
     private volatile boolean releasing;
     private final AtomicInteger released = new AtomicInteger();
+    // Lines queued or being written, not yet written out: what does not reach a host that stopped reading.
+    private final AtomicInteger pendingLines = new AtomicInteger();
     // Active mode: runs after the queue may have made room (the mailbox's wake-up). Set before
     // any line comes.
     private volatile Runnable onRoom = () -> {
@@ -91,12 +98,24 @@ public final class HostOutput {
      * and keeps its interrupt status.
      */
     public void put(Line line) {
+        queue(line, 1);
+    }
+
+    /** Queues a run of lines (those of one read, nothing being recorded), as {@link #put(Line)} does one. */
+    public void put(LineRun run) {
+        queue(run.line(), run.count());
+    }
+
+    private void queue(Line line, int lines) {
         if (closed || broken) {
             return;
         }
-        if (!queue.put(new Queued(line, syncs ? log.mark() : 0)) && releasing && !closed && !broken
-                && !Thread.currentThread().isInterrupted()) {
-            released.incrementAndGet();
+        pendingLines.addAndGet(lines);
+        if (!queue.put(new Queued(line, syncs ? log.mark() : 0, lines))) {
+            pendingLines.addAndGet(-lines);
+            if (releasing && !closed && !broken && !Thread.currentThread().isInterrupted()) {
+                released.addAndGet(lines);
+            }
         }
     }
 
@@ -135,7 +154,7 @@ public final class HostOutput {
         while (!broken) {
             long left = lastProgressNanos + stall.toNanos() - System.nanoTime();
             if (left <= 0) {
-                return broken ? 0 : queue.pending() + released.get();
+                return broken ? 0 : pendingLines.get() + released.get();
             }
             if (queue.awaitCaughtUp(left)) {
                 return broken ? 0 : released.get();
@@ -182,6 +201,7 @@ public final class HostOutput {
                     awaitDurableUninterruptibly(next.mark());
                 }
                 writeOut(next.line());
+                pendingLines.addAndGet(-next.lines());
                 lastProgressNanos = System.nanoTime();
             }
             // Closed: the host gets the rest of the line it may have got only part of.

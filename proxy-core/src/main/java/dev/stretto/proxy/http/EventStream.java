@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import dev.stretto.proxy.logging.Logger;
+import dev.stretto.proxy.scope.Interruptions;
 
 /**
  * The standalone GET stream: the messages the server sends on its own (log messages,
@@ -125,7 +126,7 @@ final class EventStream implements Callable<Void> {
                 if (status >= 200 && status <= 299 && McpHttp.mediaType(response).equals("text/event-stream")) {
                     StreamEnd end = link.messages().read(response.body(), cursor, "the server's own event stream",
                             false);
-                    if (end.broken() != null && PostExchange.isInterruption(end.broken())) {
+                    if (end.broken() != null && Interruptions.isInterruption(end.broken())) {
                         throw new InterruptedException();
                     }
                     if (end.events() > 0) {
@@ -139,7 +140,7 @@ final class EventStream implements Callable<Void> {
                     problem = "HTTP " + status;
                 }
             } catch (IOException e) {
-                if (PostExchange.isInterruption(e)) {
+                if (Interruptions.isInterruption(e)) {
                     throw new InterruptedException();
                 }
                 // No answer at all: Reachability has said so, for every exchange at once.

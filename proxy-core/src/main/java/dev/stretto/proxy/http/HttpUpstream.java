@@ -1,7 +1,10 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.OAuthSettings;
 import dev.stretto.proxy.ServerEnd;
+import dev.stretto.proxy.TokenStore;
+import dev.stretto.proxy.oauth.Authorizer;
 import dev.stretto.proxy.http.PendingRequests.Pending;
 import dev.stretto.proxy.redact.Secrets;
 import dev.stretto.proxy.redact.UrlRedactor;
@@ -12,6 +15,7 @@ import dev.stretto.proxy.upstream.UpstreamStartException;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -48,6 +52,11 @@ import dev.stretto.proxy.logging.Logger;
  * <p>Extra header values (bearer tokens) are sent on every request and never appear in a
  * warning, an error line, an exception message or {@link #toString()}.
  *
+ * <p>A server that needs OAuth is signed in to as {@link OAuthSettings} say (see {@link
+ * Authorizer}), unless the extra headers or the URL's user info give an {@code Authorization}
+ * of their own; the tokens it brings are kept out of messages and, through {@code logSecrets},
+ * out of the session log, as the header values are.
+ *
  * <p>Threads and ownership: {@code start} runs on the session's thread, {@code send} and
  * {@code endOfInput} on the host's reader and the client pump, one after the other (in active
  * mode, the actor's server writer); each exchange in a fork of the upstream's scope of
@@ -80,6 +89,9 @@ public final class HttpUpstream implements Upstream {
     private final Tuning tuning;
     private final Consumer<String> warn;
     private final Secrets secrets;
+    private final OAuthSettings oauth;
+    private final TokenStore tokenStore;
+    private final Consumer<String> logSecrets;
 
     private final SessionState state = new SessionState();
     private final PendingRequests pending = new PendingRequests();
@@ -136,6 +148,27 @@ public final class HttpUpstream implements Upstream {
 
     HttpUpstream(URI endpoint, List<HeaderSpec> headers, Duration timeout, Duration drainTimeout, Tuning tuning,
             Consumer<String> warn) {
+        this(endpoint, headers, timeout, drainTimeout, tuning, warn, OAuthSettings.OFF, null, secret -> { });
+    }
+
+    /**
+     * An upstream with the default timeouts that signs in to a server that needs OAuth.
+     *
+     * @param oauth      how to sign in ({@link OAuthSettings#OFF} for not at all)
+     * @param store      where logins are kept (the settings' own store is not looked at)
+     * @param logSecrets told each token and secret the sign-in brings, to keep it out of the log
+     */
+    public HttpUpstream(URI endpoint, List<HeaderSpec> headers, OAuthSettings oauth, TokenStore store,
+                        Consumer<String> logSecrets) {
+        this(endpoint, headers, DEFAULT_TIMEOUT, DEFAULT_DRAIN_TIMEOUT, Tuning.DEFAULT,
+                message -> Logger.warn((Object) message), oauth, store, logSecrets);
+    }
+
+    HttpUpstream(URI endpoint, List<HeaderSpec> headers, Duration timeout, Duration drainTimeout, Tuning tuning,
+            Consumer<String> warn, OAuthSettings oauth, TokenStore store, Consumer<String> logSecrets) {
+        this.oauth = Objects.requireNonNull(oauth, "oauth");
+        this.tokenStore = oauth.enabled() ? Objects.requireNonNull(store, "store") : store;
+        this.logSecrets = Objects.requireNonNull(logSecrets, "logSecrets");
         this.endpoint = checked(endpoint);
         this.headers = List.copyOf(headers);
         this.timeout = positive(timeout, "timeout");
@@ -216,6 +249,13 @@ public final class HttpUpstream implements Upstream {
                 }
             });
             http = new McpHttp(endpoint, headers, timeout, state, reachability);
+            if (signsIn()) {
+                http.authorizeWith(new Authorizer(endpoint, logForm(endpoint), oauth, tokenStore, http.client(), timeout,
+                        InstantSource.system(), secret -> {
+                            secrets.add(secret);
+                            logSecrets.accept(secret);
+                        }));
+            }
         } catch (RuntimeException e) {
             throw new UpstreamStartException("cannot prepare the HTTP client for " + logForm(endpoint) + ": "
                     + Causes.describe(e, secrets), null);
@@ -493,6 +533,12 @@ public final class HttpUpstream implements Upstream {
     public String toString() {
         return "HttpUpstream[" + logForm(endpoint) + ", headers="
                 + headers.stream().map(HeaderSpec::name).toList() + "]";
+    }
+
+    /** Whether this upstream signs in: OAuth on, and no Authorization of the user's own. */
+    private boolean signsIn() {
+        return oauth.enabled() && endpoint.getRawUserInfo() == null
+                && headers.stream().noneMatch(h -> h.name().equalsIgnoreCase("Authorization"));
     }
 
     private void endSession() {

@@ -7,7 +7,7 @@ import java.io.ByteArrayOutputStream;
  * whitespace between tokens in valid JSON (inside strings it must be escaped), so dropping the
  * whitespace outside strings is enough; every other byte stays as the server sent it.
  */
-final class JsonCompactor {
+public final class JsonCompactor {
 
     private JsonCompactor() {
     }
@@ -23,7 +23,7 @@ final class JsonCompactor {
     }
 
     /** {@code json} as one line: unchanged when it already is one. */
-    static byte[] oneLine(byte[] json) {
+    public static byte[] oneLine(byte[] json) {
         return needsCompacting(json) ? compact(json) : json;
     }
 

@@ -1,7 +1,12 @@
 package dev.stretto.proxy.http;
 
 import dev.stretto.proxy.HeaderSpec;
+import dev.stretto.proxy.ProxyMessages;
+import dev.stretto.proxy.logging.Logger;
+import dev.stretto.proxy.oauth.UpstreamAuth;
 import dev.stretto.proxy.redact.Secrets;
+import dev.stretto.proxy.scope.Interruptions;
+import dev.stretto.proxy.scope.VirtualThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -27,11 +32,20 @@ import java.util.concurrent.Executors;
  * Last-Event-ID) and the user's extra headers, and sends them on one shared JDK client whose
  * work runs on virtual threads. Calls block the calling (virtual) thread; interrupting it
  * cancels the exchange. Every call tells {@link Reachability} whether the server answered.
+ *
+ * <p>This is also the one place where OAuth meets the transport ({@link UpstreamAuth}): every
+ * request gets its {@code Authorization} header here, and a refusal the sign-in handles (401,
+ * or 403 for lack of scope) is handed to it, then the request sent again, at most {@value
+ * #AUTH_ATTEMPTS} times in all. The host's POSTs may start a sign-in (and wait for it); the GET
+ * stream and the DELETE only wait for one under way, or refresh.
  */
 final class McpHttp {
 
     static final String SESSION_ID = "Mcp-Session-Id";
     static final String PROTOCOL_VERSION = "MCP-Protocol-Version";
+
+    /** How often one message is sent at most when the server refuses its authorization. */
+    static final int AUTH_ATTEMPTS = 3;
 
     private final URI target;
     private final List<HeaderSpec> headers;
@@ -40,6 +54,7 @@ final class McpHttp {
     private final Reachability reachability;
     private final ExecutorService executor;
     private final HttpClient client;
+    private volatile UpstreamAuth auth = UpstreamAuth.NONE;
 
     /**
      * @param endpoint the MCP endpoint; user info in it becomes a Basic Authorization header
@@ -52,13 +67,23 @@ final class McpHttp {
         this.timeout = timeout;
         this.state = state;
         this.reachability = reachability;
-        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("stretto-http-io-", 0).factory());
+        this.executor = Executors.newThreadPerTaskExecutor(VirtualThreads.named("stretto-http-io-"));
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(timeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(executor)
                 .build();
+    }
+
+    /** The client, for the sign-in's own requests. */
+    HttpClient client() {
+        return client;
+    }
+
+    /** Signs requests in with {@code auth}; set before the first request. */
+    void authorizeWith(UpstreamAuth auth) {
+        this.auth = auth;
     }
 
     /**
@@ -84,7 +109,7 @@ final class McpHttp {
      */
     HttpResponse<InputStream> post(byte[] body, boolean initialize, boolean bounded)
             throws IOException, InterruptedException {
-        return send(postOf(body, initialize, bounded), HttpResponse.BodyHandlers.ofInputStream());
+        return send(postOf(body, initialize, bounded), HttpResponse.BodyHandlers.ofInputStream(), true);
     }
 
     /**
@@ -94,16 +119,52 @@ final class McpHttp {
      * @param initialize as for {@link #post}
      */
     CompletableFuture<HttpResponse<InputStream>> postRequest(byte[] body, boolean initialize) {
-        CompletableFuture<HttpResponse<InputStream>> sent = client.sendAsync(postOf(body, initialize, false),
+        return sendAsync(postOf(body, initialize, false), 1);
+    }
+
+    /**
+     * Sends without waiting; a refusal for the sign-in is handled on a virtual thread of the
+     * client's executor (a sign-in may take minutes), then the request is sent again.
+     */
+    private CompletableFuture<HttpResponse<InputStream>> sendAsync(HttpRequest.Builder request, int attempt) {
+        // The refusal is handled on another thread: its messages go where this thread's do.
+        ProxyMessages messages = Logger.current();
+        String authorization;
+        try {
+            authorization = auth.authorization();
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<HttpResponse<InputStream>> sent = client.sendAsync(withAuthorization(request, authorization),
                 HttpResponse.BodyHandlers.ofInputStream());
         sent.whenComplete((response, failure) -> {
             if (failure == null) {
                 reachability.answered();
-            } else if (unwrap(failure) instanceof IOException e && !PostExchange.isInterruption(e)) {
+            } else if (unwrap(failure) instanceof IOException e && !Interruptions.isInterruption(e)) {
                 reachability.failed(e);
             }
         });
-        return sent;
+        if (attempt >= AUTH_ATTEMPTS) {
+            return sent;
+        }
+        return sent.thenCompose(response -> {
+            List<String> challenges = response.headers().allValues("WWW-Authenticate");
+            if (!auth.wants(response.statusCode(), challenges)) {
+                return CompletableFuture.completedFuture(response);
+            }
+            CompletableFuture<Boolean> again = CompletableFuture.supplyAsync(Logger.carryCall(messages, () ->
+                    auth.refused(response.statusCode(), challenges, authorization, true)), executor);
+            return again.thenCompose(retry -> {
+                if (!retry) {
+                    return CompletableFuture.completedFuture(response);
+                }
+                discard(response);
+                return Logger.callWith(messages, () -> sendAsync(request, attempt + 1));
+            });
+        });
     }
 
     /** The cause behind a failure of a future of the client's. */
@@ -111,7 +172,7 @@ final class McpHttp {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
-    private HttpRequest postOf(byte[] body, boolean initialize, boolean bounded) {
+    private HttpRequest.Builder postOf(byte[] body, boolean initialize, boolean bounded) {
         HttpRequest.Builder b = HttpRequest.newBuilder(target)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .header("Content-Type", "application/json")
@@ -123,7 +184,7 @@ final class McpHttp {
             b.timeout(timeout);
         }
         extraHeaders(b);
-        return b.build();
+        return b;
     }
 
     /** Opens (or resumes, with {@code lastEventId}) an event stream with GET. */
@@ -136,7 +197,7 @@ final class McpHttp {
             b.header("Last-Event-ID", lastEventId);
         }
         extraHeaders(b);
-        return send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return send(b, HttpResponse.BodyHandlers.ofInputStream(), false);
     }
 
     /**
@@ -148,33 +209,68 @@ final class McpHttp {
         HttpRequest.Builder b = HttpRequest.newBuilder(target).DELETE().timeout(timeout);
         sessionHeaders(b);
         extraHeaders(b);
-        HttpRequest request = b.build();
-        try {
-            HttpResponse<Void> response = client.send(request, HttpResponse.BodyHandlers.discarding());
-            reachability.answered();
-            return response.statusCode();
-        } catch (IOException e) {
-            // A timeout is not a closed connection: the server is slow, and asking again would wait twice.
-            if (PostExchange.isInterruption(e) || e instanceof HttpTimeoutException) {
-                throw e;
-            }
-        }
-        return send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        return send(b, HttpResponse.BodyHandlers.discarding(), false, true).statusCode();
     }
 
-    private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body)
-            throws IOException, InterruptedException {
-        HttpResponse<T> response;
-        try {
-            response = client.send(request, body);
-        } catch (IOException e) {
-            if (!PostExchange.isInterruption(e)) {
-                reachability.failed(e);
+    /**
+     * Sends the request with its authorization; a refusal the sign-in handles is handed to it
+     * (which signs in only when {@code interactive}), and the request sent again.
+     */
+    private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body,
+                                     boolean interactive) throws IOException, InterruptedException {
+        return send(request, body, interactive, false);
+    }
+
+    /**
+     * As {@link #send(HttpRequest.Builder, HttpResponse.BodyHandler, boolean)}; with {@code
+     * idempotent}, a request that failed on its connection is sent once more.
+     */
+    private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body,
+                                     boolean interactive, boolean idempotent) throws IOException, InterruptedException {
+        boolean resend = idempotent;
+        for (int attempt = 1; ; attempt++) {
+            String authorization = auth.authorization();
+            HttpResponse<T> response;
+            try {
+                response = client.send(withAuthorization(request, authorization), body);
+            } catch (IOException e) {
+                // A timeout is not a closed connection: the server is slow, and asking again would wait twice.
+                if (resend && !Interruptions.isInterruption(e) && !(e instanceof HttpTimeoutException)) {
+                    resend = false;
+                    attempt--;
+                    continue;
+                }
+                if (!Interruptions.isInterruption(e)) {
+                    reachability.failed(e);
+                }
+                throw e;
             }
-            throw e;
+            reachability.answered();
+            List<String> challenges = response.headers().allValues("WWW-Authenticate");
+            if (attempt >= AUTH_ATTEMPTS || !auth.wants(response.statusCode(), challenges)
+                    || !auth.refused(response.statusCode(), challenges, authorization, interactive)) {
+                return response;
+            }
+            discard(response);
         }
-        reachability.answered();
-        return response;
+    }
+
+    private static HttpRequest withAuthorization(HttpRequest.Builder request, String authorization) {
+        HttpRequest.Builder b = request.copy();
+        if (authorization != null) {
+            b.setHeader("Authorization", authorization);
+        }
+        return b.build();
+    }
+
+    private static void discard(HttpResponse<?> response) {
+        if (response.body() instanceof InputStream in) {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // nothing more is read from it
+            }
+        }
     }
 
     /** True when the request behind {@code response} carried a session id. */

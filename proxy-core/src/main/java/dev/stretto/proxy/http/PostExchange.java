@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stretto.proxy.http.PendingRequests.Pending;
 import dev.stretto.proxy.http.ServerMessages.StreamEnd;
+import dev.stretto.proxy.oauth.AuthorizationFailedException;
+import dev.stretto.proxy.scope.Interruptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
@@ -72,8 +74,14 @@ final class PostExchange implements Runnable {
             try {
                 response = post();
             } catch (IOException e) {
-                if (isInterruption(e)) {
+                if (Interruptions.isInterruption(e)) {
                     throw new InterruptedException();
+                }
+                AuthorizationFailedException signIn = signInFailure(e);
+                if (signIn != null) {
+                    failOrWarn("upstream needs a sign-in (OAuth), which failed: "
+                            + link.secrets().scrub(signIn.getMessage()));
+                    return;
                 }
                 String why = "upstream unreachable: " + Causes.describe(e, link.secrets());
                 if (request != null) {
@@ -204,7 +212,7 @@ final class PostExchange implements Runnable {
         try (InputStream in = response.body()) {
             answer = in.readAllBytes();
         } catch (IOException e) {
-            if (isInterruption(e)) {
+            if (Interruptions.isInterruption(e)) {
                 throw new InterruptedException();
             }
             link.messages().fail(request, "the connection to the upstream broke during the answer: "
@@ -221,7 +229,7 @@ final class PostExchange implements Runnable {
     private void stream(HttpResponse<InputStream> response) throws InterruptedException {
         StreamCursor cursor = new StreamCursor();
         StreamEnd end = readAnswerStream(response.body(), cursor);
-        if (end.broken() != null && isInterruption(end.broken())) {
+        if (end.broken() != null && Interruptions.isInterruption(end.broken())) {
             throw new InterruptedException();
         }
         if (!link.pending().isPending(request)) {
@@ -296,7 +304,7 @@ final class PostExchange implements Runnable {
                 }
                 if (status >= 200 && status <= 299 && McpHttp.mediaType(response).equals("text/event-stream")) {
                     StreamEnd end = readAnswerStream(response.body(), cursor);
-                    if (end.broken() != null && isInterruption(end.broken())) {
+                    if (end.broken() != null && Interruptions.isInterruption(end.broken())) {
                         throw new InterruptedException();
                     }
                     progress = !Objects.equals(before, cursor.lastEventId());
@@ -304,7 +312,7 @@ final class PostExchange implements Runnable {
                     discard(response);
                 }
             } catch (IOException e) {
-                if (isInterruption(e)) {
+                if (Interruptions.isInterruption(e)) {
                     throw new InterruptedException();
                 }
             }
@@ -393,15 +401,13 @@ final class PostExchange implements Runnable {
         }
     }
 
-    static boolean isInterruption(Throwable e) {
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
+    /** The sign-in's failure behind {@code e}, or null when it is another. */
+    static AuthorizationFailedException signInFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof InterruptedException) {
-                return true;
+            if (t instanceof AuthorizationFailedException a) {
+                return a;
             }
         }
-        return false;
+        return null;
     }
 }

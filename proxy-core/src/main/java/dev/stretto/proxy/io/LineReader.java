@@ -12,6 +12,11 @@ import java.util.List;
  * lines, each followed by {@code '\n'} when it was terminated, gives back the stream's bytes.
  * Not thread-safe: one reader thread owns an instance.
  *
+ * <p>Two ways to read, one per reader: {@link #next()} gives one line at a time (what is
+ * recorded or acted on needs each line), {@link #nextRun()} every whole line that one read
+ * brought, as one {@link LineRun} (what only forwards them writes them at once). Newlines are
+ * looked for eight bytes at a time ({@link Newlines}).
+ *
  * <p>Memory. Lines are read through one buffer of {@value #BUFFER} bytes and copied out of it
  * once. A line longer than the buffer is never gathered into one array: the full buffer
  * becomes its first chunk, and the rest is read straight into further chunks, each twice the
@@ -78,6 +83,52 @@ public final class LineReader {
     }
 
     /**
+     * The whole lines read so far and not yet returned, as one run, reading when there are none
+     * (a line that does not fit in the buffer is a run of its own, read to its end; a last line
+     * without a terminator is one at the end of the stream); null at the end of the stream.
+     * Returns as soon as one read has brought at least one whole line: a run is what is there,
+     * never waited for. Not to be mixed with {@link #next()} on one reader.
+     */
+    public LineRun nextRun() throws IOException {
+        while (true) {
+            int nl = Newlines.last(buf, scanned, limit);
+            if (nl >= 0) {
+                int count = Newlines.count(buf, pos, nl + 1);
+                byte[] lines = Arrays.copyOfRange(buf, pos, nl + 1);
+                pos = nl + 1;
+                scanned = pos;
+                // The terminators are the bytes' own: the run is written as they are.
+                return new LineRun(new Line(lines, false), count);
+            }
+            scanned = limit;
+            if (eof) {
+                if (pos == limit) {
+                    return null;
+                }
+                byte[] line = Arrays.copyOfRange(buf, pos, limit);
+                pos = limit;
+                scanned = limit;
+                return LineRun.of(new Line(line, false));
+            }
+            if (limit == buf.length) {
+                if (pos == 0) {
+                    return LineRun.of(longLine());
+                }
+                System.arraycopy(buf, pos, buf, 0, limit - pos);
+                limit -= pos;
+                scanned -= pos;
+                pos = 0;
+            }
+            int n = read(buf, limit, buf.length - limit);
+            if (n < 0) {
+                eof = true;
+            } else {
+                limit += n;
+            }
+        }
+    }
+
+    /**
      * Whether a whole line (or the end of the stream) is already buffered: the next call of
      * {@link #next()} returns without reading. Lets a caller write out what it has before it
      * waits for more.
@@ -88,7 +139,7 @@ public final class LineReader {
 
     // The next newline in the buffer, or -1; each byte is looked at once.
     private int findNewline() {
-        int nl = indexOfNewline(buf, scanned, limit);
+        int nl = Newlines.first(buf, scanned, limit);
         scanned = nl >= 0 ? nl : limit;
         return nl;
     }
@@ -115,7 +166,7 @@ public final class LineReader {
                     eof = true;
                     return Line.ofChunks(chunks, filled, false);
                 }
-                int nl = indexOfNewline(chunk, filled, filled + n);
+                int nl = Newlines.first(chunk, filled, filled + n);
                 filled += n;
                 if (nl >= 0) {
                     limit = filled - nl - 1;
@@ -132,14 +183,5 @@ public final class LineReader {
             n = in.read(into, off, len);
         } while (n == 0);
         return n;
-    }
-
-    private static int indexOfNewline(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
     }
 }

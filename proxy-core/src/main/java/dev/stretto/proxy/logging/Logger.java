@@ -52,6 +52,29 @@ public final class Logger {
         return () -> runWith(handler, task);
     }
 
+    /**
+     * {@code call}, as a supplier to run on another thread (a {@code CompletableFuture}'s), with
+     * the handler of the thread that calls this; a checked exception it throws comes out wrapped
+     * in a {@link java.util.concurrent.CompletionException}.
+     */
+    public static <T> java.util.function.Supplier<T> carryCall(java.util.concurrent.Callable<T> call) {
+        return carryCall(current(), call);
+    }
+
+    /** As {@link #carryCall(java.util.concurrent.Callable)}, with the messages going to {@code handler}. */
+    public static <T> java.util.function.Supplier<T> carryCall(ProxyMessages handler,
+                                                               java.util.concurrent.Callable<T> call) {
+        return () -> {
+            try {
+                return callWith(handler, call::call);
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        };
+    }
+
     /** A message at TRACE, as it is. */
     public static void trace(Object message) {
         say(Level.TRACE, null, message, null);

@@ -144,6 +144,14 @@ public final class LogWriter implements Recorder, Callable<Void> {
         }, WARN, ERROR, new LogScrubber(secrets), sync);
     }
 
+    /**
+     * Keeps {@code secret} out of the entries of every line written from now on, as the secrets
+     * given at construction: a token the proxy obtained during the session. Thread-safe.
+     */
+    public void addSecret(String secret) {
+        scrubber.add(secret);
+    }
+
     // Tests write one log to a stream, with a small capacity and a hook that runs on the writer
     // thread after each flush.
     LogWriter(Path path, OutputStream out, LongSupplier nanoTime, long startNanos, int capacity, Runnable afterFlush) {

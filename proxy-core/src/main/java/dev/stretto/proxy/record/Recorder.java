@@ -17,9 +17,22 @@ public interface Recorder {
         }
 
         @Override
+        public boolean records() {
+            return false;
+        }
+
+        @Override
         public void close() {
         }
     };
+
+    /**
+     * Whether lines are recorded at all: false only for {@link #NONE}, when a passive session
+     * may forward bytes as they come instead of line by line. By default true.
+     */
+    default boolean records() {
+        return true;
+    }
 
     /**
      * Stamps {@code line} with the time now and queues it for the log. Returns as soon as

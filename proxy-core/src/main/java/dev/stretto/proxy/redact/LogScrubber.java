@@ -25,16 +25,45 @@ import java.util.List;
  */
 public final class LogScrubber {
 
-    /** Scrubs nothing. */
-    public static final LogScrubber NONE = new LogScrubber(List.of());
+    /** Scrubs nothing, and takes no secrets later. */
+    public static final LogScrubber NONE = new LogScrubber(List.of(), false);
 
     static final int MIN_LENGTH = 4;
 
-    private final List<String> secrets;
-    private final List<byte[]> secretBytes;
+    /** The secrets and their bytes, replaced whole when one is added. */
+    private record Known(List<String> secrets, List<byte[]> secretBytes) {
+    }
+
+    private final boolean growable;
+    private volatile Known known;
 
     /** A scrubber for these secret values (longest first, so that a longer one wins). */
     public LogScrubber(List<String> secrets) {
+        this(secrets, true);
+    }
+
+    private LogScrubber(List<String> secrets, boolean growable) {
+        this.growable = growable;
+        this.known = known(secrets);
+    }
+
+    /**
+     * Keeps {@code secret} out of every line scrubbed from now on: a token the proxy obtained
+     * during the session (an OAuth sign-in), which the server may echo as any other secret.
+     * Thread-safe.
+     *
+     * @param secret the secret; null ones and those too short to tell are left out
+     */
+    public synchronized void add(String secret) {
+        if (!growable || secret == null || secret.length() < MIN_LENGTH || known.secrets().contains(secret)) {
+            return;
+        }
+        List<String> all = new ArrayList<>(known.secrets());
+        all.add(secret);
+        known = known(all);
+    }
+
+    private static Known known(List<String> secrets) {
         List<String> kept = new ArrayList<>();
         for (String s : secrets) {
             if (s != null && s.length() >= MIN_LENGTH && !kept.contains(s)) {
@@ -48,12 +77,11 @@ public final class LogScrubber {
                 return Integer.compare(b.length(), a.length());
             }
         });
-        this.secrets = List.copyOf(kept);
         List<byte[]> bytes = new ArrayList<>();
-        for (String secret : this.secrets) {
+        for (String secret : kept) {
             bytes.add(secret.getBytes(StandardCharsets.UTF_8));
         }
-        this.secretBytes = List.copyOf(bytes);
+        return new Known(List.copyOf(kept), List.copyOf(bytes));
     }
 
     /**
@@ -62,7 +90,8 @@ public final class LogScrubber {
      * be written from its bytes; true when {@link #scrub} must look.
      */
     public boolean mightChange(LineBytes line) {
-        if (secrets.isEmpty()) {
+        Known k = known;
+        if (k.secrets().isEmpty()) {
             return false;
         }
         if (line.pieceCount() != 1) {
@@ -74,7 +103,7 @@ public final class LogScrubber {
         if (indexOf(b, n, BACKSLASH) >= 0) {
             return true;
         }
-        for (byte[] secret : secretBytes) {
+        for (byte[] secret : k.secretBytes()) {
             if (indexOf(b, n, secret) >= 0) {
                 return true;
             }
@@ -99,18 +128,19 @@ public final class LogScrubber {
 
     /** {@code payload} with every secret replaced by {@code <redacted>}, a message still JSON. */
     public Payload scrub(Payload payload) {
+        List<String> secrets = known.secrets();
         if (secrets.isEmpty()) {
             return payload;
         }
         return switch (payload) {
-            case Payload.Raw r -> holdsSecret(r.text()) ? new Payload.Raw(replace(r.text())) : r;
+            case Payload.Raw r -> holdsSecret(secrets, r.text()) ? new Payload.Raw(replace(secrets, r.text())) : r;
             // Without a backslash a string's text is its bytes: no secret can hide in escapes.
-            case Payload.Message m -> holdsSecret(m.json()) || m.json().indexOf('\\') >= 0
-                    ? new Payload.Message(scrubJson(m.json())) : m;
+            case Payload.Message m -> holdsSecret(secrets, m.json()) || m.json().indexOf('\\') >= 0
+                    ? new Payload.Message(scrubJson(secrets, m.json())) : m;
         };
     }
 
-    private boolean holdsSecret(String text) {
+    private static boolean holdsSecret(List<String> secrets, String text) {
         for (String s : secrets) {
             if (text.contains(s)) {
                 return true;
@@ -119,7 +149,7 @@ public final class LogScrubber {
         return false;
     }
 
-    private String replace(String text) {
+    private static String replace(List<String> secrets, String text) {
         String out = text;
         for (String s : secrets) {
             out = out.replace(s, CommandRedactor.REDACTED);
@@ -128,7 +158,7 @@ public final class LogScrubber {
     }
 
     /** The message with every string and number token that holds a secret written anew. */
-    private String scrubJson(String json) {
+    private static String scrubJson(List<String> secrets, String json) {
         StringBuilder out = null;
         int copied = 0;
         try (JsonParser p = CanonicalJson.factory().createParser(json)) {
@@ -139,7 +169,7 @@ public final class LogScrubber {
                     continue;
                 }
                 String text = t == JsonToken.FIELD_NAME ? p.currentName() : p.getText();
-                if (!holdsSecret(text)) {
+                if (!holdsSecret(secrets, text)) {
                     continue;
                 }
                 int start = (int) p.currentTokenLocation().getCharOffset();
@@ -148,12 +178,12 @@ public final class LogScrubber {
                     out = new StringBuilder(json.length());
                 }
                 out.append(json, copied, start);
-                JsonText.appendQuoted(out, replace(text));
+                JsonText.appendQuoted(out, replace(secrets, text));
                 copied = end;
             }
         } catch (IOException e) {
             // Only messages that parsed reach here; should one not, no secret may pass as it is.
-            return JsonText.quote(replace(json));
+            return JsonText.quote(replace(secrets, json));
         }
         return out == null ? json : out.append(json, copied, json.length()).toString();
     }

@@ -3,16 +3,19 @@ package dev.stretto.proxy.redact;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * The secret strings of one upstream (header values, URL user info) and a scrubber for text
+ * The secret strings of one upstream (header values, URL user info, the tokens it signed in
+ * with) and a scrubber for text
  * that comes from outside (exception messages, server error bodies) before it goes into a
  * warning or an error line. A belt to the braces of never putting the values there ourselves.
  */
 public final class Secrets {
 
-    private final List<String> values;
+    // Replaced whole when a secret is added (an OAuth token obtained during the session).
+    private volatile List<String> values;
 
     /**
      * The secrets {@code values}, in every form a server may echo them: each value, and a
@@ -21,6 +24,10 @@ public final class Secrets {
      * @param values the secret values; null and blank ones are left out
      */
     public Secrets(List<String> values) {
+        this.values = forms(values);
+    }
+
+    private static List<String> forms(List<String> values) {
         List<String> all = new ArrayList<>();
         for (String v : values) {
             if (v == null || v.isBlank()) {
@@ -33,8 +40,24 @@ public final class Secrets {
                 all.add(v.substring(space + 1).strip());
             }
         }
-        all.sort(Comparator.comparingInt(String::length).reversed());
-        this.values = List.copyOf(all);
+        List<String> distinct = new ArrayList<>(new LinkedHashSet<>(all));
+        distinct.sort(Comparator.comparingInt(String::length).reversed());
+        return List.copyOf(distinct);
+    }
+
+    /**
+     * Scrubs {@code secret} too from now on: a token obtained during the session (an OAuth
+     * sign-in). Thread-safe.
+     *
+     * @param secret the secret; null and blank ones are left out
+     */
+    public synchronized void add(String secret) {
+        if (secret == null || secret.isBlank() || values.contains(secret)) {
+            return;
+        }
+        List<String> all = new ArrayList<>(values);
+        all.add(secret);
+        values = forms(all);
     }
 
     /**

@@ -126,7 +126,7 @@ public final class TaskForks implements Callable<Void>, Executor {
         };
         InterruptedException interrupted = null;
         try (var scope = StructuredTaskScope.open(untilStopped,
-                cf -> cf.withName(name).withThreadFactory(Thread.ofVirtual().name(name + "-", 0).factory()))) {
+                cf -> cf.withName(name).withThreadFactory(VirtualThreads.named(name + "-")))) {
             try {
                 Runnable task;
                 while ((task = tasks.take()) != STOP) {

@@ -21,6 +21,11 @@ import dev.stretto.proxy.logging.Logger;
  * ladder, so it belongs in the scope), or for the failure that stopped the reader, which fails
  * the session. Interrupted when the session ends first.
  *
+ * <p>When nothing is recorded (no log, no sink, no listener) and the server reads a pipe, no
+ * line need be cut out: the reader passes on the bytes of each read as they are, a line's first
+ * part perhaps before its end is read ({@link HostInput#copyTo}), and the gate counts the lines
+ * that ended in them.
+ *
  * <p>{@link Upstream#send} is thus called by the reader thread, and {@link Upstream#endOfInput}
  * by this fork once the reader has sent its last line: one at a time, in order.
  *
@@ -50,7 +55,20 @@ final class ClientPump implements Callable<Void> {
 
     @Override
     public Void call() throws Exception {
-        from.forwardTo(new Forwarding());
+        if (!gate.records() && to.takesBytes()) {
+            // Nothing is recorded: the host's bytes go to the server as they come.
+            from.copyTo((bytes, offset, length, lines) -> {
+                if (!gate.admit(Source.CLIENT, lines)) {
+                    return false;
+                }
+                if (length > 0) {
+                    to.sendBytes(bytes, offset, length);
+                }
+                return true;
+            });
+        } else {
+            from.forwardTo(new Forwarding());
+        }
         while (true) {
             // if/instanceof, not a pattern switch, whose bootstrap would delay the first line.
             HostInput.Read read = from.take();

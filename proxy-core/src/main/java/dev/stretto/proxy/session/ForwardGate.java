@@ -38,19 +38,39 @@ final class ForwardGate implements Recorder {
      */
     @Override
     public boolean record(Source from, Line line) throws InterruptedException {
-        return !closed && counted(from, recorder.record(from, line));
+        return !closed && counted(from, recorder.record(from, line), 1);
     }
 
     /** As {@link #record(Source, Line)}, running {@code beforeWaiting} before it waits for room. */
     @Override
     public boolean record(Source from, Line line, Runnable beforeWaiting) throws InterruptedException {
-        return !closed && counted(from, recorder.record(from, line, beforeWaiting));
+        return !closed && counted(from, recorder.record(from, line, beforeWaiting), 1);
     }
 
     /** As {@link #record(Source, Line)}, with the active-mode actor's stamp. */
     @Override
     public boolean record(Source from, Line line, long tMs) throws InterruptedException {
-        return !closed && counted(from, recorder.record(from, line, tMs));
+        return !closed && counted(from, recorder.record(from, line, tMs), 1);
+    }
+
+    /** Whether lines are recorded at all (not so for a session without a log or a listener). */
+    @Override
+    public boolean records() {
+        return recorder.records();
+    }
+
+    /**
+     * For a session that records nothing: lets {@code lines} lines through at once (bytes read
+     * together, forwarded as they are); false once the gate is closed, when they must not be
+     * forwarded.
+     *
+     * @throws IllegalStateException when lines are recorded: each must then pass on its own
+     */
+    boolean admit(Source from, int lines) {
+        if (recorder.records()) {
+            throw new IllegalStateException("recorded lines pass the gate one at a time");
+        }
+        return !closed && counted(from, true, lines);
     }
 
     /** Whether lines wait for the disk before they are forwarded ({@code --record-sync}). */
@@ -75,9 +95,9 @@ final class ForwardGate implements Recorder {
         recorder.awaitDurable(mark);
     }
 
-    private boolean counted(Source from, boolean recorded) {
-        if (recorded) {
-            admitted.incrementAndGet(from.ordinal());
+    private boolean counted(Source from, boolean recorded, int lines) {
+        if (recorded && lines > 0) {
+            admitted.addAndGet(from.ordinal(), lines);
             if (from == Source.SERVER && firstServerLine.get() == NONE) {
                 firstServerLine.compareAndSet(NONE, System.nanoTime());
             }

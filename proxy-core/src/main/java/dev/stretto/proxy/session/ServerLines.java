@@ -2,6 +2,7 @@ package dev.stretto.proxy.session;
 
 import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.io.LineRun;
 import dev.stretto.proxy.upstream.ServerLineSink;
 import dev.stretto.trace.log.Source;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * HostOutput}), whose own thread writes it out. One lock around the two keeps the log's order
  * and the host's the same however many threads hand lines in; with one reader (a child's
  * stdout) it is never contended.
+ *
+ * <p>When nothing is recorded, a child's (or an in-process server's) reader hands on every whole
+ * line of one read at once ({@link #lines}): one item on the host's output, one write there.
  *
  * <p>Policy: a producer waits while the host's output is full, holding the lock, so a host that
  * reads slowly slows the server down; nothing is dropped. Once {@link #finish()}ed (the
@@ -52,14 +56,28 @@ final class ServerLines implements ServerLineSink {
         pass(Source.PROXY, new Line(line, newline));
     }
 
-    private void pass(Source from, Line line) {
-        if (finished || closed) {
+    /** Nothing is recorded: the reader of a child's output hands on each read's whole lines at once. */
+    @Override
+    public boolean takesRuns() {
+        return !gate.records();
+    }
+
+    @Override
+    public void lines(LineRun run) {
+        if (finished || closed || !lock()) {
             return;
         }
         try {
-            lock.lockInterruptibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            if (!finished && !closed && gate.admit(Source.SERVER, run.count())) {
+                out.put(run);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void pass(Source from, Line line) {
+        if (finished || closed || !lock()) {
             return;
         }
         try {
@@ -70,6 +88,17 @@ final class ServerLines implements ServerLineSink {
             Thread.currentThread().interrupt();
         } finally {
             lock.unlock();
+        }
+    }
+
+    // False when interrupted while waiting for the lock (the interrupt status is kept).
+    private boolean lock() {
+        try {
+            lock.lockInterruptibly();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -9,6 +9,7 @@ import dev.stretto.proxy.host.HostOutput;
 import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.scope.TaskForks;
+import dev.stretto.proxy.scope.VirtualThreads;
 import dev.stretto.proxy.upstream.Upstream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -226,7 +227,7 @@ public final class Session {
         try (var scope = StructuredTaskScope.open(
                 Joiner.<Object>allUntil(s -> s.state() == Subtask.State.FAILED
                         || s.state() == Subtask.State.SUCCESS && s.get() instanceof Ended),
-                cf -> cf.withName(name).withThreadFactory(Thread.ofVirtual().name(name + "-", 0).factory()))) {
+                cf -> cf.withName(name).withThreadFactory(VirtualThreads.named(name + "-")))) {
             try {
                 if (recorderLoop != null) {
                     others.add(scope.fork(() -> {

@@ -302,8 +302,8 @@ public final class ChildProcessUpstream implements PipedUpstream {
 
     @Override
     public void abort() {
-        if (tree != null && tree.anyAlive()) {
-            tree.kill();
+        if (tree != null) {
+            tree.abort();
         }
     }
 

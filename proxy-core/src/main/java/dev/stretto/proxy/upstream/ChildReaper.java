@@ -14,6 +14,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,6 +65,7 @@ public final class ChildReaper {
     static final long ZOMBIE_AGE = TimeUnit.SECONDS.toNanos(1);
 
     private static final int PR_SET_CHILD_SUBREAPER = 36;
+    private static final long SELF = ProcessHandle.current().pid();
     private static final int WNOHANG = 1;
 
     private final boolean marking;
@@ -157,10 +159,15 @@ public final class ChildReaper {
     }
 
     /**
-     * A server started through a reaper: its process, and the mark its environment carries
-     * (null when the reaper marks nothing).
+     * A server started through a reaper.
+     *
+     * @param process      its process
+     * @param mark         the mark its environment carries (null when the reaper marks nothing)
+     * @param beforeActive whether it was started before the JVM was a child subreaper: what it
+     *                     left behind until then was re-parented to init, and only a look at
+     *                     every process finds it ({@link #marked})
      */
-    record Server(Process process, String mark) {
+    record Server(Process process, String mark, boolean beforeActive) {
     }
 
     /**
@@ -174,6 +181,7 @@ public final class ChildReaper {
             mark = prefix + "." + servers.incrementAndGet();
             pb.environment().merge(TREE_VARIABLE, mark, (outer, own) -> outer + ":" + own);
         }
+        boolean beforeActive = !active;
         Process process;
         startLock.lock();
         try {
@@ -185,7 +193,7 @@ public final class ChildReaper {
             startLock.unlock();
         }
         firstStart.complete(null);
-        return new Server(process, mark);
+        return new Server(process, mark, beforeActive);
     }
 
     /** See {@link dev.stretto.proxy.Subreaper#afterFirstStart(Runnable)}. */
@@ -204,6 +212,59 @@ public final class ChildReaper {
             return List.of();
         }
         return scan(mark);
+    }
+
+    /**
+     * Every process on the machine, but {@code root}, whose environment holds {@code mark}, and
+     * the descendants of those whose parent does not: what the server marked {@code mark}
+     * started, wherever it was re-parented to. This finds what a server left behind before the
+     * JVM was a child subreaper (re-parented to init, or to another subreaper), which is why it
+     * costs a look at every process's environment ({@code /proc/<pid>/environ}; another user's
+     * cannot be read, and is not the server's). Empty without a mark, or off Linux.
+     */
+    List<ProcessHandle> marked(String mark, long root) {
+        if (mark == null || !marking) {
+            return List.of();
+        }
+        List<Long> pids = new ArrayList<>();
+        try (DirectoryStream<Path> proc = Files.newDirectoryStream(Path.of("/proc"))) {
+            for (Path dir : proc) {
+                long pid = pidOf(dir.getFileName().toString());
+                if (pid > 0 && pid != root && pid != SELF && serverMarks(pid).contains(mark)) {
+                    pids.add(pid);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            Logger.debug("could not look for the server's processes in /proc: {}", e.toString());
+            return List.of();
+        }
+        List<ProcessHandle> all = new ArrayList<>();
+        for (long pid : pids) {
+            ProcessHandle h = ProcessHandle.of(pid).orElse(null);
+            if (h == null) {
+                continue;
+            }
+            all.add(h);
+            // The top of a branch: its descendants that cleared their environment are the server's too.
+            ProcStat stat = ProcStat.of(pid);
+            if (stat != null && !pids.contains(stat.parent())) {
+                h.descendants().forEach(all::add);
+            }
+        }
+        return all;
+    }
+
+    // A directory name of /proc as a pid, or -1 for the other entries.
+    private static long pidOf(String name) {
+        if (name.isEmpty() || name.length() > 18) {
+            return -1;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        return Long.parseLong(name);
     }
 
     // Looks at every child of the JVM the JDK did not start through this instance: watches
@@ -230,7 +291,7 @@ public final class ChildReaper {
                 reapIfAbandoned(child);
                 continue;
             }
-            List<String> marks = marksOf.computeIfAbsent(child, ChildReaper::serverMarks);
+            List<String> marks = marksOf.computeIfAbsent(child, h -> serverMarks(h.pid()));
             if (isMine(marks)) {
                 if (watched.add(child.pid())) {
                     child.onExit().thenRun(Logger.carry(() -> reap(child)));
@@ -273,13 +334,16 @@ public final class ChildReaper {
         }
     }
 
-    /** The server marks in the environment of process {@code h}: none when it has none or it cannot be read. */
-    private static List<String> serverMarks(ProcessHandle h) {
+    /** The server marks in the environment of process {@code pid}: none when it has none or it cannot be read. */
+    private static List<String> serverMarks(long pid) {
         byte[] environ;
         try {
-            environ = Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "environ"));
+            environ = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
         } catch (IOException | RuntimeException e) {
             // Gone, or not ours to read (another user's, a set-user-ID program): not a server's.
+            return List.of();
+        }
+        if (environ.length == 0) {
             return List.of();
         }
         String key = TREE_VARIABLE + "=";

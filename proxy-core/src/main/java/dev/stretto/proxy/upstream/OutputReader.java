@@ -2,6 +2,7 @@ package dev.stretto.proxy.upstream;
 
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineReader;
+import dev.stretto.proxy.io.LineRun;
 import dev.stretto.proxy.logging.Logger;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reads a server's output line by line and hands each line to the session's {@link
- * ServerLineSink}, on a daemon platform thread of its own outside the session's scope: a read
+ * ServerLineSink} (or, to a sink that takes runs, every whole line of a read at once), on a daemon platform thread of its own outside the session's scope: a read
  * of a pipe (a child's stdout, an in-process server's stream) can neither be interrupted nor
  * unmount a virtual thread, so on a virtual thread every blocked read would hold a carrier.
  * The sink is a bounded queue: when it is full the reader waits, which in turn makes the
@@ -42,6 +43,17 @@ final class OutputReader {
     private void readAll(InputStream in, ServerLineSink sink) {
         LineReader reader = new LineReader(in);
         try {
+            if (sink.takesRuns()) {
+                // Nothing is recorded: the whole lines of each read go on at once.
+                LineRun run;
+                while ((run = reader.nextRun()) != null) {
+                    handingOn = true;
+                    sink.lines(run);
+                    handingOn = false;
+                    handedOn.addAndGet(run.count());
+                }
+                return;
+            }
             Line line;
             while ((line = reader.next()) != null) {
                 handingOn = true;

@@ -27,6 +27,16 @@ interface PipedUpstream extends Upstream {
     }
 
     @Override
+    default boolean takesBytes() {
+        return true;
+    }
+
+    @Override
+    default void sendBytes(byte[] bytes, int offset, int length) {
+        input().write(bytes, offset, length);
+    }
+
+    @Override
     default void flush() {
         input().write(null, true);
     }

@@ -12,12 +12,13 @@ import java.util.concurrent.TimeoutException;
 import dev.stretto.proxy.logging.Logger;
 
 /**
- * A child process and every descendant seen while it ran, and, when this JVM is a child
- * subreaper, the processes of the child's tree re-parented to it (the ones the server left
- * behind when their parent exited, known by the server's mark: see {@link ChildReaper}).
- * Descendants are remembered when they are signalled, because once the child is gone its
- * orphans can no longer be found through it; ending the tree forcibly then still reaches them.
- * Thread-safe.
+ * A child process and every descendant seen while it ran, and the processes the server left
+ * behind when their parent exited, known by the server's mark (see {@link ChildReaper}): those
+ * re-parented to this JVM once it is a child subreaper, and, for a server started before it
+ * was one (or when it never is, as in the CLI), those re-parented to init, found by a look at
+ * every process: so nothing the server started outlives the session, from its first instant. Descendants are remembered when they are signalled, because
+ * once the child is gone its orphans can no longer be found through it; ending the tree
+ * forcibly then still reaches them. Thread-safe.
  *
  * <p>Whoever ends the tree waits until it is gone: dead, not merely signalled. The JDK calls a
  * process alive until it has been reaped, and a process that died is a zombie until its parent
@@ -39,16 +40,21 @@ final class ProcessTree {
     private final ProcessHandle root;
     private final ChildReaper subreaper;
     private final String mark;
+    // Started before the JVM was a child subreaper: its orphans of that time went to init.
+    private final boolean lookEverywhere;
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
     // Whether the child itself got SIGTERM, or SIGKILL, while it was alive.
     private volatile boolean terminated;
     private volatile boolean killed;
+    // Set once end() has seen all of the tree gone.
+    private volatile boolean ended;
 
     /** The tree of {@code server}, whose orphans {@code subreaper} finds by the server's mark. */
     ProcessTree(ChildReaper.Server server, ChildReaper subreaper) {
         this.root = server.process().toHandle();
         this.subreaper = subreaper;
         this.mark = server.mark();
+        this.lookEverywhere = server.beforeActive();
     }
 
     /** The child and its descendants now alive, remembered for later. */
@@ -60,6 +66,9 @@ final class ProcessTree {
             root.descendants().forEach(seen::add);
         }
         seen.addAll(subreaper.orphans(mark));
+        if (lookEverywhere) {
+            seen.addAll(subreaper.marked(mark, root.pid()));
+        }
         List<ProcessHandle> all = new ArrayList<>();
         all.add(root);
         for (ProcessHandle h : seen) {
@@ -166,19 +175,29 @@ final class ProcessTree {
     }
 
     /**
+     * Ends at once whatever may be left of the tree ({@link #kill()}), unless {@link #end} has
+     * already seen all of it gone and nothing remembered is alive.
+     */
+    void abort() {
+        if (!ended || anyAlive()) {
+            kill();
+        }
+    }
+
+    /**
      * Ends whatever is left of the tree: SIGTERM to every member still alive, and SIGKILL to
      * those still alive {@code termGrace} later. Returns at once when nothing is left, else
      * once all of it is gone.
      */
     void end(Duration termGrace) throws InterruptedException {
         List<ProcessHandle> alive = members().stream().filter(ProcessHandle::isAlive).toList();
-        if (alive.isEmpty()) {
-            return;
+        if (!alive.isEmpty()) {
+            terminated |= alive.contains(root);
+            alive.forEach(ProcessHandle::destroy);
+            if (!awaitAllExited(termGrace)) {
+                kill();
+            }
         }
-        terminated |= alive.contains(root);
-        alive.forEach(ProcessHandle::destroy);
-        if (!awaitAllExited(termGrace)) {
-            kill();
-        }
+        ended = true;
     }
 }

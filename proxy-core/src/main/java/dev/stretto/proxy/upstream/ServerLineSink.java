@@ -1,6 +1,7 @@
 package dev.stretto.proxy.upstream;
 
 import dev.stretto.proxy.io.Line;
+import dev.stretto.proxy.io.LineRun;
 
 /**
  * Where the server's lines go. The session's implementation records each line, then
@@ -24,6 +25,25 @@ public interface ServerLineSink {
      */
     default void line(Line line) {
         line(line.bytes(), line.terminated());
+    }
+
+    /**
+     * Whether the sink takes the server's lines as runs, every whole line of one read at once
+     * ({@link #lines}): the session's does when nothing is recorded. A reader asks once, before
+     * its first line. By default false.
+     */
+    default boolean takesRuns() {
+        return false;
+    }
+
+    /**
+     * The whole lines of one read of the server's output, as they were read. Called only when
+     * {@link #takesRuns()}, in place of {@link #line(Line)}.
+     *
+     * @throws UnsupportedOperationException when the sink takes lines one at a time
+     */
+    default void lines(LineRun run) {
+        throw new UnsupportedOperationException("this sink takes the server's lines one at a time");
     }
 
     /**

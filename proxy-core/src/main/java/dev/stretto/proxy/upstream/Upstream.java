@@ -63,6 +63,26 @@ public interface Upstream {
     }
 
     /**
+     * Whether the upstream takes the host's bytes as they come ({@link #sendBytes}), without
+     * being told where lines end: a server that reads a pipe does. By default false: each line
+     * is sent on its own.
+     */
+    default boolean takesBytes() {
+        return false;
+    }
+
+    /**
+     * Passes bytes of the host's on to the server as they are, at once (a line may begin in
+     * one call and end in a later one): for a session that records nothing. Only when {@link
+     * #takesBytes()}; called by the one thread that sends.
+     *
+     * @throws UnsupportedOperationException when the upstream does not take bytes
+     */
+    default void sendBytes(byte[] bytes, int offset, int length) throws IOException {
+        throw new UnsupportedOperationException("this upstream takes the host's lines one at a time");
+    }
+
+    /**
      * Writes out what {@link #send(Line, boolean)} left buffered. Called by the sender before
      * it waits for anything else, so that no line sits in a buffer while it waits. By default
      * nothing.

@@ -8,6 +8,8 @@ import dev.stretto.proxy.Proxy;
 import dev.stretto.proxy.ProxyConfig;
 import dev.stretto.proxy.UpstreamSpec;
 import dev.stretto.proxy.guard.Guards;
+import dev.stretto.proxy.policy.IssueExample;
+import dev.stretto.proxy.policy.PolicyReader;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Active mode keeps passive mode's byte-exactness for every line it does not act on: through
- * {@code cat}, every byte the host writes comes back unchanged, whatever the line is.
+ * {@code cat}, every byte the host writes comes back unchanged, whatever the line is, with the
+ * guards, the commit tool, a conversation file and a policy all loaded.
  */
 class ActiveByteExactnessTest {
 
@@ -67,7 +70,8 @@ class ActiveByteExactnessTest {
         byte[] input = mixedLines();
         ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Command.of("cat")).record(tmp.resolve("logs"))
                 .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).commit(true)
-                        .context(tmp.resolve("no-conversation-yet.jsonl")).build())
+                        .context(tmp.resolve("no-conversation-yet.jsonl"))
+                        .toolPolicy(new ToolPolicy(PolicyReader.read(IssueExample.JSON, "example.json"), null)).build())
                 .build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status = assertTimeoutPreemptively(Duration.ofSeconds(60),

@@ -173,15 +173,39 @@ class HostileCallShapesTest {
         return s.stream();
     }
 
+    /**
+     * A policy that refuses what the guards refuse in these shapes: another customer's order,
+     * a reason not accepted. Its conditions look up order_id and reason by JSON pointer.
+     */
+    private static final String POLICY = """
+            {"rules": [
+              {"id": "own-order", "tools": ["cancel_pending_order"], "arguments": {"/order_id": {"equals": "#W9a"}},
+               "action": "deny"},
+              {"id": "reason", "tools": ["cancel_pending_order"],
+               "arguments": {"/reason": {"glob": "found*"}}, "action": "deny"}]}""";
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("shapes")
     void noServerRunsACallTheGuardsWouldRefuse(Shape shape) throws Exception {
+        noServerRuns(shape, ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).build(), "guards");
+    }
+
+    /** The same shapes with a policy in place of the guards: each call is read as the policy reads it, or refused. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void noServerRunsACallThePolicyWouldRefuse(Shape shape) throws Exception {
+        ActiveMode mode = ActiveMode.builder().toolPolicy(new ToolPolicy(
+                dev.stretto.proxy.policy.PolicyReader.read(POLICY, "shapes.json"), null)).build();
+        noServerRuns(shape, mode, "policy");
+    }
+
+    private void noServerRuns(Shape shape, ActiveMode mode, String what) throws Exception {
         List<ReadingServer.Ran> ran;
         List<String> received;
         try (ReadingServer server = new ReadingServer();
              LiveHost host = LiveHost.start(ProxyConfig.builder(server.spec()).record(tmp).domain("retail")
                      .shutdown(new ShutdownTimings(Duration.ofSeconds(5), Duration.ofSeconds(2)))
-                     .active(ActiveMode.builder().guards(Guards.forDomain("retail").orElseThrow()).build()).build())) {
+                     .active(mode).build())) {
             host.handshake();
             assertEquals("user_7", LiveHost.text(host.call(3, "find_user_id_by_email", "{\"email\":\"c7@example.com\"}")));
             host.call(4, "get_order_details", "{\"order_id\":\"#W7a\"}");
@@ -201,8 +225,8 @@ class HostileCallShapesTest {
         }
         JsonNode good = CanonicalJson.parse(GOOD);
         for (ReadingServer.Ran r : ran) {
-            assertEquals(good, r.arguments(), "a " + r.reader() + " server ran a cancellation the guards did not allow;"
-                    + " the server got " + received);
+            assertEquals(good, r.arguments(), "a " + r.reader() + " server ran a cancellation the " + what + " did not"
+                    + " allow; the server got " + received);
         }
         if (shape.runs()) {
             assertTrue(ran.stream().anyMatch(r -> r.reader().equals("last-wins")), "the allowed call ran: " + received);

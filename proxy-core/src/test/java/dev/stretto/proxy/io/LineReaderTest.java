@@ -127,4 +127,59 @@ class LineReaderTest {
         assertEquals(301, lines.size());
         assertArrayEquals(bytes, join(lines));
     }
+
+    @Test
+    void runsHoldEveryWholeLineOfAReadAndJoinBackToTheSameBytes() throws IOException {
+        Random random = new Random(43);
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        int lines = 0;
+        for (int i = 0; i < 2000; i++) {
+            int len = random.nextInt(40) == 0 ? random.nextInt(300_000) : random.nextInt(2000);
+            for (int j = 0; j < len; j++) {
+                int b = random.nextInt(256);
+                data.write(b == '\n' ? 'n' : b);
+            }
+            data.write('\n');
+            lines++;
+        }
+        data.write('z');
+        lines++;
+        byte[] bytes = data.toByteArray();
+        InputStream trickle = new ByteArrayInputStream(bytes) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, 1 + random.nextInt(70_000)));
+            }
+        };
+        LineReader reader = new LineReader(trickle);
+        ByteArrayOutputStream joined = new ByteArrayOutputStream();
+        int counted = 0;
+        int runs = 0;
+        LineRun run;
+        while ((run = reader.nextRun()) != null) {
+            runs++;
+            counted += run.count();
+            run.line().writeTo(joined);
+            if (run.line().terminated()) {
+                joined.write('\n');
+            }
+        }
+        assertArrayEquals(bytes, joined.toByteArray());
+        assertEquals(lines, counted);
+        assertTrue(runs < lines / 4, "lines of one read come together: " + runs + " runs for " + lines + " lines");
+    }
+
+    @Test
+    void aRunEndsWithTheLastWholeLineAndTheRestWaitsForItsEnd() throws IOException {
+        LineReader reader = new LineReader(new ByteArrayInputStream(ascii("a\nbc\nde")));
+        LineRun first = reader.nextRun();
+        assertEquals(2, first.count());
+        assertArrayEquals(ascii("a\nbc\n"), first.line().bytes());
+        assertFalse(first.line().terminated(), "its terminators are among its bytes");
+        LineRun last = reader.nextRun();
+        assertEquals(1, last.count());
+        assertArrayEquals(ascii("de"), last.line().bytes());
+        assertFalse(last.line().terminated());
+        assertNull(reader.nextRun());
+    }
 }

@@ -1,5 +1,9 @@
 package dev.stretto.trace.log;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * {@link LineClassifier}'s rule as one streaming pass over a line's bytes: whether the line is
  * a {@code message} (one JSON text any reader accepts, once trimmed) or {@code raw}. The bytes
@@ -61,6 +65,11 @@ public final class MessageCheck {
     // stands for 10^308 needs its digits compared, and the first 309 of them decide.
     private static final int DECIDING_DIGITS = 309;
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH = 0x8080808080808080L;
+
     private int state;
     // Offset of the next byte from the start of the line.
     private long position;
@@ -118,8 +127,18 @@ public final class MessageCheck {
         while (i < end) {
             switch (s) {
                 case STRING -> {
-                    // The bulk of a line: printable ASCII runs through here.
+                    // The bulk of a line: printable ASCII runs through here, eight bytes at a
+                    // time while they are plain; where a word is not, its bytes one by one.
+                    int narrowUntil = i;
                     while (i < end) {
+                        if (i >= narrowUntil) {
+                            if (i + 8 <= end && plain((long) LONGS.get(b, i))) {
+                                i += 8;
+                                narrowUntil = i;
+                                continue;
+                            }
+                            narrowUntil = i + 8;
+                        }
                         byte c = b[i];
                         if (c >= 0x20 && c != '"' && c != '\\') {
                             i++;
@@ -312,6 +331,20 @@ public final class MessageCheck {
     /** {@return where the message ends (before trailing white space), once {@link #isMessage()} said it is one} */
     public long messageEnd() {
         return messageEnd;
+    }
+
+    /**
+     * Whether all eight bytes of {@code x} are plain string content: ASCII, not a control
+     * character, not {@code '"'} nor {@code '\\'}. SWAR: a byte below 0x20 (there being no high
+     * bit set) borrows into its high bit in {@code x - 0x20..}, and a byte equal to one of the two
+     * leaves a zero after the XOR, found the same way; a borrow can mark a byte above a true one
+     * too, which only ever answers false where false is right.
+     */
+    private static boolean plain(long x) {
+        long quote = x ^ 0x2222222222222222L;
+        long backslash = x ^ 0x5C5C5C5C5C5C5C5CL;
+        return ((x | ((x - 0x2020202020202020L) & ~x) | ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash))
+                & HIGH) == 0;
     }
 
     private int startValue(byte c) {

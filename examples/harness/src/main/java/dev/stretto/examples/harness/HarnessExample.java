@@ -26,10 +26,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * A Java agent harness that runs MCP sessions in its own JVM with proxy-core, as the README's
- * library section shows: each session has its MCP server in process (stretto-mcp-demo on two
- * pipes), an "agent" that initializes and calls one tool, the proxy between them, a listener
- * that watches every line, and a recording in memory that becomes an Episode. The sessions run
+ * A Java agent harness that runs MCP sessions in its own JVM with proxy-core, as docs/library.md
+ * describes (its section on servers in the same JVM points here): each session has its MCP
+ * server in process (stretto-mcp-demo on two pipes), an "agent" that initializes and calls one
+ * tool, the proxy between them, a listener that watches every line, and a recording in memory
+ * that becomes an Episode. The sessions run
  * at once, each on a virtual thread. Run it with {@code --enable-preview}.
  */
 public final class HarnessExample {

@@ -153,9 +153,23 @@ class HarnessExampleTest {
         }
     }
 
+    /**
+     * What a harness on the module path puts there: proxy-core and trace-reader, Jackson, and the
+     * YAML reader proxy-core reads policies with (its module requires it; the harness names no
+     * class of it).
+     */
     static String modulePath() {
-        return Stream.of(Proxy.class, LogEntry.class, ObjectMapper.class, JsonParser.class, JsonProperty.class)
+        return Stream.of(Proxy.class, LogEntry.class, ObjectMapper.class, JsonParser.class, JsonProperty.class,
+                        named("com.fasterxml.jackson.dataformat.yaml.YAMLFactory"), named("org.yaml.snakeyaml.LoaderOptions"))
                 .map(HarnessExampleTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
+    }
+
+    private static Class<?> named(String name) {
+        try {
+            return Class.forName(name, false, HarnessExampleTest.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("not on the test's path: " + name, e);
+        }
     }
 
     static String compile(String modulePath, Path tmp, Path... sources) throws IOException {

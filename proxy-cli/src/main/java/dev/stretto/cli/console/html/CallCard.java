@@ -4,6 +4,7 @@ import dev.stretto.cli.console.source.FlowRun;
 import dev.stretto.cli.console.source.JudgeVerdict;
 import dev.stretto.cli.console.source.LogLines;
 import dev.stretto.cli.console.source.SessionRead;
+import dev.stretto.proxy.PolicyVerdict;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.Source;
 import java.util.ArrayList;
@@ -21,8 +22,11 @@ import java.util.regex.Pattern;
  */
 final class CallCard {
 
-    /** The rule a refusal names: {@code (policy check retail.cancel_reason)}. */
-    private static final Pattern POLICY_RULE = Pattern.compile("\\(policy check ([^)\\s]+)\\)");
+    /**
+     * The rule a refusal names: {@code (policy check retail.cancel_reason)} of the guards, {@code
+     * (policy rule confined)} or {@code (policy budget calls)} of a policy, {@code (policy pinning)}.
+     */
+    private static final Pattern POLICY_RULE = Pattern.compile("\\(policy (?:check |rule |budget )?([^)\\s]+)\\)");
     /** The judge's mark in a refusal: {@code (confirmation judge: p_yes 0.15)}. */
     private static final Pattern JUDGE_RULE = Pattern.compile("\\(confirmation judge: ([^)]*)\\)");
 
@@ -62,6 +66,9 @@ final class CallCard {
         for (JudgeVerdict v : read.judgments().of(c)) {
             JudgeView.write(m, v);
         }
+        for (PolicyVerdict v : verdicts(c)) {
+            PolicyView.write(m, v);
+        }
         List<LogLines.Line> raw = new ArrayList<>();
         if (lines.request(c) != null) {
             raw.add(lines.request(c));
@@ -99,6 +106,12 @@ final class CallCard {
         if (!read.judgments().of(c).isEmpty()) {
             Badges.mark(m, "JUDGED", "green", "the confirmation judge judged this write");
         }
+        List<PolicyVerdict> policy = verdicts(c);
+        if (!policy.isEmpty() && !c.isRefused()) {
+            PolicyVerdict last = policy.getLast();
+            Badges.mark(m, last.answer() == PolicyVerdict.Answer.WAITING ? "HELD" : "POLICY", "amber",
+                    PolicyView.verdict(last));
+        }
         m.close("span");
         m.el("span", c.result() != null ? Format.duration(c.durationMs()) : "", "class", "c-dur");
         m.close("span");
@@ -127,6 +140,12 @@ final class CallCard {
         m.el("span", "id " + c.id(), "class", "c-id");
         m.close("span");
         m.close("summary");
+    }
+
+    /** The policy's verdicts on {@code c}, in log order. */
+    private List<PolicyVerdict> verdicts(Timeline.Call c) {
+        return read.verdicts().stream().filter(v -> v.kind() == PolicyVerdict.Kind.CALL && c.id().equals(v.id()))
+                .toList();
     }
 
     /** The rule a refusal names, from its text. */

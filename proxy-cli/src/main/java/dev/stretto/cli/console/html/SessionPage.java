@@ -6,6 +6,7 @@ import dev.stretto.cli.console.source.JudgeVerdict;
 import dev.stretto.cli.console.source.LogLines;
 import dev.stretto.cli.console.source.ProxyEngine;
 import dev.stretto.cli.console.source.SessionRead;
+import dev.stretto.proxy.PolicyVerdict;
 import dev.stretto.trace.episode.Timeline;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -95,6 +96,7 @@ public final class SessionPage {
     private Html body() {
         Html m = new Html();
         head.write(m);
+        PolicyView.pending(m, SessionRead.pendingBeside(read.found().path(), recording));
         Waterfall.write(m, read.timeline(), index, recording);
         timeline(m);
         return m;
@@ -113,7 +115,12 @@ public final class SessionPage {
         m.close("span").close("div");
         m.open("ol", "class", "steps");
         handshake(m);
+        java.util.Deque<PolicyVerdict> others = new ArrayDeque<>(read.verdicts().stream()
+                .filter(v -> v.kind() != PolicyVerdict.Kind.CALL).toList());
         for (Timeline.Step step : t.steps()) {
+            while (!others.isEmpty() && others.peekFirst().tMs() <= step.tMs()) {
+                policyStep(m, others.pollFirst());
+            }
             switch (step) {
                 case Timeline.Said s -> said(m, s);
                 case Timeline.TurnStarted ts -> turn(m, ts.turn());
@@ -121,6 +128,9 @@ public final class SessionPage {
                     // A result is shown in its call's card.
                 }
             }
+        }
+        while (!others.isEmpty()) {
+            policyStep(m, others.pollFirst());
         }
         if (t.steps().isEmpty() && lines.handshake().isEmpty()) {
             m.el("li", recording ? "Nothing yet: the host has not called a tool." : "The log holds no call and no"
@@ -156,6 +166,16 @@ public final class SessionPage {
             m.close("div");
         }
         Blocks.rawLines(m, lines.handshake());
+        m.close("div");
+        m.close("li");
+    }
+
+    /** A verdict about no call: a listing, a changed tool, a request of the server's. */
+    private void policyStep(Html m, PolicyVerdict v) {
+        m.open("li", "class", "step policy");
+        m.el("div", v.tMs() + " ms", "class", "when");
+        m.open("div", "class", "what");
+        PolicyView.write(m, v);
         m.close("div");
         m.close("li");
     }

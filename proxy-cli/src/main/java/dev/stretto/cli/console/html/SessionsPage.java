@@ -161,6 +161,12 @@ public final class SessionsPage {
         m.el("span", directory(s, roots), "class", "dir");
         if (s.recording()) {
             Badges.recording(m);
+            java.nio.file.Path log = roots.get(s.key().root()).file(s.key().relative());
+            int waiting = log == null ? 0 : dev.stretto.cli.console.source.SessionRead.pendingBeside(log, true).size();
+            if (waiting > 0) {
+                Badges.mark(m, waiting + " waiting for approval", "amber", "calls the policy holds for a person: open"
+                        + " the session to see them");
+            }
         }
         m.close("td");
         if (!s.readable()) {

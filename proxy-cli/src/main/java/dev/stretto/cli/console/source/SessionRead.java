@@ -1,5 +1,8 @@
 package dev.stretto.cli.console.source;
 
+import dev.stretto.proxy.Approvals;
+import dev.stretto.proxy.PendingApproval;
+import dev.stretto.proxy.PolicyVerdict;
 import dev.stretto.trace.episode.Timeline;
 import dev.stretto.trace.log.SessionLog;
 import java.io.IOException;
@@ -23,9 +26,10 @@ import java.util.Objects;
  * @param runsProblem  why the flow log could not be read, or null
  * @param judgments    the judge's verdicts ({@link Judgments#NONE} without a judge's log)
  * @param judgeProblem why the judge's log could not be read, or null
+ * @param verdicts     the policy's verdicts in the log, in its order (none without a policy)
  */
 public record SessionRead(Found found, SessionLog log, Timeline timeline, int[] lineNumbers, List<FlowRun> runs,
-                          String runsProblem, Judgments judgments, String judgeProblem) {
+                          String runsProblem, Judgments judgments, String judgeProblem, List<PolicyVerdict> verdicts) {
 
     /** Checks the record. */
     public SessionRead {
@@ -34,6 +38,7 @@ public record SessionRead(Found found, SessionLog log, Timeline timeline, int[] 
         Objects.requireNonNull(timeline, "timeline");
         runs = runs == null ? null : List.copyOf(runs);
         Objects.requireNonNull(judgments, "judgments");
+        verdicts = List.copyOf(verdicts);
     }
 
     /**
@@ -90,7 +95,7 @@ public record SessionRead(Found found, SessionLog log, Timeline timeline, int[] 
             }
         }
         return new SessionRead(found, log, timeline, LogLines.lineNumbers(content), runs, runsProblem, judgments,
-                judgeProblem);
+                judgeProblem, PolicyVerdict.in(log));
     }
 
     /** Reads a whole file that must not be a symbolic link. */
@@ -108,6 +113,27 @@ public record SessionRead(Found found, SessionLog log, Timeline timeline, int[] 
     /** {@return whether the proxy that records this session is still running} */
     public boolean recording() {
         return Recording.isRecording(log.header().session(), log.header().startedUnixMs());
+    }
+
+    /**
+     * The calls that wait beside the session log {@code log}, when its proxy runs ({@code
+     * recording}); none when it does not, or they cannot be read.
+     *
+     * @param log       the session log
+     * @param recording whether its proxy still runs
+     * @return the calls, oldest first
+     */
+    public static List<PendingApproval> pendingBeside(Path log, boolean recording) {
+        Path dir = Approvals.besideSessionLog(log);
+        if (!recording || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return List.of();
+        }
+        try {
+            return Approvals.pending(dir);
+        } catch (IOException e) {
+            // Settled and removed meanwhile.
+            return List.of();
+        }
     }
 
     /** The reason an I/O failure gives, naming the file by its name only. */

@@ -1,0 +1,216 @@
+package dev.stretto.proxy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stretto.proxy.oauth.FollowingBrowser;
+import dev.stretto.proxy.oauth.TestAuthServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.Pipe;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Whole sessions with an HTTP upstream that needs OAuth ({@link TestAuthServer} on 127.0.0.1):
+ * the host's first request waits for the sign-in and is answered; tokens that expire are
+ * refreshed during the session; a forged callback is refused and a callback that never comes
+ * ends in a JSON-RPC error; and no token or secret, of any shape, reaches the log or the
+ * messages, while the host gets the server's bytes as they are.
+ */
+class OAuthSessionTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static String request(int id) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\"}\n";
+    }
+
+    /** The messages of a session. */
+    static final class Said implements ProxyMessages {
+        final List<String> lines = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void message(Level level, String text) {
+            lines.add(level + " " + text);
+        }
+    }
+
+    private static OAuthSettings settings(FollowingBrowser browser, Path store) {
+        return OAuthSettings.DEFAULT.withBrowser(browser).withStore(OAuthLogins.directoryStore(store))
+                .withLoginTimeout(Duration.ofSeconds(20));
+    }
+
+    static Stream<Supplier<String>> tokenShapes() {
+        Random random = new Random(21);
+        return Stream.<Supplier<String>>of(
+                // a JWT, as most servers issue
+                () -> "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyLTE" + random.nextInt(1000) + "In0.c2lnbmF0dXJlLWJ5dGVz",
+                // opaque base64 with the characters JSON and URLs treat specially
+                () -> "AbC+/=" + Long.toHexString(random.nextLong()) + "+/==",
+                // a GitHub-like token
+                () -> "gho_" + Long.toString(random.nextLong() & Long.MAX_VALUE, 36) + "AbCdEfGhIjKlMnOp",
+                // quote, backslash and a space (RFC 6749 allows any VSCHAR)
+                () -> "q\"uo\\te sp-" + random.nextInt(100000),
+                // a short one
+                () -> "t" + (1000 + random.nextInt(9000)),
+                // a long one
+                () -> "L".repeat(2000) + random.nextInt(1000));
+    }
+
+    @ParameterizedTest
+    @MethodSource("tokenShapes")
+    void theFirstRequestWaitsForTheSignInAndNoTokenOfAnyShapeReachesTheLogOrTheMessages(Supplier<String> shape,
+            @TempDir Path tmp) throws Exception {
+        List<String> tokens = new CopyOnWriteArrayList<>();
+        Supplier<String> recorded = () -> {
+            String t = shape.get();
+            tokens.add(t);
+            return t;
+        };
+        try (TestAuthServer server = TestAuthServer.start().tokenShapes(recorded, recorded)
+                .registersWithSecret("cs-" + new Random().nextInt(100000) + "-secret")) {
+            FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
+            Said said = new Said();
+            ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Http.of(server.mcp())
+                            .withOAuth(settings(browser, tmp.resolve("auth"))))
+                    .record(tmp.resolve("logs")).messages(said).build();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            SessionResult result = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Proxy.run(config,
+                    new ByteArrayInputStream((request(1) + request(2)).getBytes(StandardCharsets.UTF_8)), out));
+            assertEquals(0, result.exitStatus());
+            List<String> answers = out.toString(StandardCharsets.UTF_8).lines().toList();
+            assertEquals(2, answers.size(), answers.toString());
+            String access = tokens.getFirst();
+            for (String answer : answers) {
+                assertEquals("Bearer " + access, JSON.readTree(answer).get("result").get("echo").asText(),
+                        "the host gets what the server sent, the token included");
+            }
+            assertEquals(1, browser.opened.get());
+
+            String log = Files.readString(result.logPath());
+            List<String> secrets = new ArrayList<>(tokens);
+            secrets.add(OAuthLogins.directoryStore(tmp.resolve("auth")).load(server.mcp()).orElseThrow().client().secret());
+            for (String secret : secrets) {
+                String escaped = JSON.writeValueAsString(secret);
+                escaped = escaped.substring(1, escaped.length() - 1);
+                assertFalse(log.contains(secret) || log.contains(escaped), "the log holds a secret: " + log);
+                for (String line : said.lines) {
+                    assertFalse(line.contains(secret), "a message holds a secret: " + line);
+                }
+            }
+            for (String line : log.lines().toList()) {
+                JSON.readTree(line);
+            }
+            assertTrue(log.lines().skip(2).anyMatch(l -> l.contains("\"echo\":\"Bearer <redacted>\"")), log);
+            JsonNode header = JSON.readTree(log.lines().findFirst().orElseThrow());
+            assertEquals("[\"" + server.mcp() + "\"]", header.get("server_command").toString());
+            assertTrue(said.lines.stream().anyMatch(l -> l.startsWith("WARN to sign in to " + server.mcp()
+                    + ", open this URL in a browser: " + server.base() + "/authorize?")), said.lines.toString());
+        }
+    }
+
+    @Test
+    void tokensThatExpireDuringTheSessionAreRefreshedAndARevokedLoginSignsInAgain(@TempDir Path tmp)
+            throws Exception {
+        try (TestAuthServer server = TestAuthServer.start()) {
+            FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
+            ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Http.of(server.mcp())
+                    .withOAuth(settings(browser, tmp))).messages(ProxyMessages.discard()).build();
+            Pipe pipe = Pipe.open();
+            OutputStream toProxy = Channels.newOutputStream(pipe.sink());
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            LineCollector fromProxy = new LineCollector(lines);
+            Thread session = Thread.ofPlatform().start(() -> {
+                try {
+                    Proxy.run(config, Channels.newInputStream(pipe.source()), fromProxy);
+                } catch (Exception e) {
+                    lines.add("failed: " + e);
+                }
+            });
+            try {
+                toProxy.write(request(1).getBytes(StandardCharsets.UTF_8));
+                String first = echo(lines.poll(30, TimeUnit.SECONDS));
+
+                server.expireAccessTokens();
+                toProxy.write(request(2).getBytes(StandardCharsets.UTF_8));
+                String second = echo(lines.poll(30, TimeUnit.SECONDS));
+                assertNotEquals(first, second);
+                assertEquals(1, server.refreshes.get(), "refreshed, not signed in again");
+                assertEquals(1, browser.opened.get());
+
+                server.revokeAll();
+                toProxy.write(request(3).getBytes(StandardCharsets.UTF_8));
+                String third = echo(lines.poll(30, TimeUnit.SECONDS));
+                assertTrue(server.valid(third));
+                assertEquals(2, browser.opened.get(), "the refresh token was refused: a new sign-in");
+            } finally {
+                toProxy.close();
+                session.join(Duration.ofSeconds(30));
+            }
+        }
+    }
+
+    private static String echo(String line) throws Exception {
+        assertTrue(line != null && !line.startsWith("failed"), String.valueOf(line));
+        return JSON.readTree(line).get("result").get("echo").asText();
+    }
+
+    @Test
+    void aCallbackWithAnotherStateIsRefusedAndTheRealOneStillSignsIn(@TempDir Path tmp) throws Exception {
+        try (TestAuthServer server = TestAuthServer.start()) {
+            FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FORGE_FIRST);
+            Said said = new Said();
+            ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Http.of(server.mcp())
+                    .withOAuth(settings(browser, tmp))).messages(said).build();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Proxy.run(config,
+                    new ByteArrayInputStream(request(1).getBytes(StandardCharsets.UTF_8)), out));
+            assertEquals(List.of(400, 200), browser.statuses, "the forged callback was refused, the real one taken");
+            assertTrue(server.valid(echo(out.toString(StandardCharsets.UTF_8).strip())));
+            assertEquals(1, server.codeExchanges.get(), "the forged code was never exchanged");
+            assertTrue(said.lines.stream().anyMatch(l -> l.contains("refused a sign-in callback whose state")),
+                    said.lines.toString());
+        }
+    }
+
+    @Test
+    void aCallbackThatNeverComesEndsTheWaitWithAJsonRpcError(@TempDir Path tmp) throws Exception {
+        try (TestAuthServer server = TestAuthServer.start()) {
+            FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.NOTHING);
+            ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Http.of(server.mcp())
+                    .withOAuth(settings(browser, tmp).withLoginTimeout(Duration.ofMillis(300))))
+                    .messages(ProxyMessages.discard()).build();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Proxy.run(config,
+                    new ByteArrayInputStream(request(7).getBytes(StandardCharsets.UTF_8)), out));
+            JsonNode error = JSON.readTree(out.toString(StandardCharsets.UTF_8)).get("error");
+            assertEquals(-32000, error.get("code").asInt());
+            assertTrue(error.get("message").asText().startsWith("upstream needs a sign-in (OAuth), which failed: the"
+                    + " sign-in to " + server.mcp() + " did not come back within 300 ms"), error.toString());
+            assertEquals(0, server.codeExchanges.get());
+        }
+    }
+}
