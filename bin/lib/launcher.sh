@@ -107,7 +107,7 @@ pick_proxy_cache() {
   for p_arg in "$@"; do
     case $p_arg in
       --) return 0 ;;
-      --guards|--commit|--context|--context=*|--flow|--flow=*|--confirm-judge|--confirm-judge=*)
+      --guards|--commit|--context|--context=*|--flow|--flow=*|--confirm-judge|--confirm-judge=*|--policy|--policy=*)
         proxy_cache=stretto-proxy-active; return 0 ;;
     esac
   done

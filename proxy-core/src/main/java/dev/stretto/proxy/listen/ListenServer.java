@@ -5,6 +5,7 @@ import dev.stretto.proxy.ListenConfig;
 import dev.stretto.proxy.ListenSession;
 import dev.stretto.proxy.ListenStartException;
 import dev.stretto.proxy.logging.Logger;
+import dev.stretto.proxy.scope.VirtualThreads;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.Inet6Address;
@@ -61,7 +62,7 @@ public final class ListenServer {
             throw new ListenStartException("cannot listen on " + shown(address) + ": " + reason(e), e);
         }
         ExecutorService executor = Executors.newThreadPerTaskExecutor(
-                Thread.ofVirtual().name("stretto-listen-http-", 0).factory());
+                VirtualThreads.named("stretto-listen-http-"));
         http.setExecutor(executor);
         SessionTable table = new SessionTable(config.limits().maxSessions());
         Access access = new Access(address.getAddress(), config.origins(), config.token());

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.stretto.proxy.ProxyMessages;
 import dev.stretto.proxy.logging.Logger;
+import dev.stretto.proxy.scope.VirtualThreads;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -52,7 +53,7 @@ final class LoopbackCallback implements AutoCloseable {
     static LoopbackCallback listen(int port, String state) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 8);
         ExecutorService executor = Executors.newThreadPerTaskExecutor(
-                Thread.ofVirtual().name("stretto-oauth-callback-", 0).factory());
+                VirtualThreads.named("stretto-oauth-callback-"));
         server.setExecutor(executor);
         LoopbackCallback callback = new LoopbackCallback(server, executor, state);
         // The browser's requests come on the server's threads: say their messages to the session's handler.
