@@ -37,13 +37,17 @@ public class Benchmark {
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"0\"}}}\n";
 
     static final List<String> PARTS = List.of("startup", "parallel", "kib", "mib", "big", "flow", "policy", "learn",
-            "injvm", "console", "listen");
+            "injvm", "console", "listen", "tau2");
+
+    /** The cost of a wasted lookup the τ² benchmark's tuned flows are learned with (--lookup-cost). */
+    static final double DEFAULT_LOOKUP_COST = 1.0;
 
     /** What to run, and how much of it. */
     record Options(Path root, boolean quick, int rounds, int pings, int warmUpPings, int parallelCalls, int delayMs,
                    long kibBytes, long mibBytes, int bigLineMiB, Set<String> parts, Path against, Path dist, Path json,
                    int customers, int learnSessions, int learnRounds, int injvmSessions, int injvmOpen,
-                   int consoleSessions, int listenSessions) {
+                   int consoleSessions, int listenSessions, int folds, int tau2Parallel, double lookupCost,
+                   Path tau2Keep) {
 
         static Options parse(Path root, List<String> args) {
             boolean quick = args.contains("--quick");
@@ -63,9 +67,18 @@ public class Benchmark {
             int injvmOpen = quick ? 20 : 1000;
             int consoleSessions = quick ? 120 : 10_000;
             int listenSessions = quick ? 4 : 100;
+            int folds = quick ? 2 : 5;
+            int tau2Parallel = 4;
+            double lookupCost = DEFAULT_LOOKUP_COST;
+            Path tau2Keep = null;
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
                 if (a.equals("--quick")) {
+                    continue;
+                }
+                if (a.equals("--tau2")) {
+                    // The τ² retail benchmark alone: the same as --only tau2.
+                    parts = new LinkedHashSet<>(List.of("tau2"));
                     continue;
                 }
                 String value = i + 1 < args.size() ? args.get(i + 1) : null;
@@ -98,6 +111,10 @@ public class Benchmark {
                     case "--injvm-open" -> injvmOpen = positive(a, value);
                     case "--console-sessions" -> consoleSessions = positive(a, value);
                     case "--listen-sessions" -> listenSessions = positive(a, value);
+                    case "--folds" -> folds = positive(a, value);
+                    case "--parallel" -> tau2Parallel = positive(a, value);
+                    case "--lookup-cost" -> lookupCost = aboveZero(a, value);
+                    case "--keep" -> tau2Keep = emptyOrNew(a, Path.of(value));
                     default -> throw new IllegalArgumentException("unknown option " + a + " (bin/bench --help)");
                 }
             }
@@ -109,7 +126,31 @@ public class Benchmark {
             }
             return new Options(root, quick, rounds, pings, Math.min(pings, quick ? 10 : 1000), parallel,
                     100, volumeMiB << 20, volumeMiB << 20, bigMiB, parts, against, dist, json, customers, learnSessions,
-                    learnRounds, injvmSessions, injvmOpen, consoleSessions, listenSessions);
+                    learnRounds, injvmSessions, injvmOpen, consoleSessions, listenSessions, folds, tau2Parallel, lookupCost,
+                    tau2Keep);
+        }
+
+        private static Path emptyOrNew(String option, Path dir) {
+            try (var entries = Files.isDirectory(dir) ? Files.list(dir) : null) {
+                if (entries != null && entries.findAny().isPresent() || Files.exists(dir) && !Files.isDirectory(dir)) {
+                    throw new IllegalArgumentException(option + " " + dir + ": give a new or empty directory");
+                }
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException(option + " " + dir + ": " + e.getMessage());
+            }
+            return dir.toAbsolutePath();
+        }
+
+        private static double aboveZero(String option, String value) {
+            try {
+                double d = Double.parseDouble(value);
+                if (d > 0 && !Double.isInfinite(d)) {
+                    return d;
+                }
+            } catch (NumberFormatException e) {
+                // Said below.
+            }
+            throw new IllegalArgumentException(option + " takes a number above 0, not " + value);
         }
 
         private static int positive(String option, String value) {
@@ -139,7 +180,9 @@ public class Benchmark {
         try {
             List<Setup> setups = Setup.all(options, logs);
             Results results = new Results(setups);
-            for (int r = 0; r < options.rounds(); r++) {
+            // Rounds only when a part runs in them (--only flow,learn,injvm,tau2 has none).
+            boolean inRounds = options.parts().stream().anyMatch(p -> Scenario.of(p) != null);
+            for (int r = 0; inRounds && r < options.rounds(); r++) {
                 for (String part : options.parts()) {
                     Scenario scenario = Scenario.of(part);
                     if (scenario == null) {
@@ -183,6 +226,11 @@ public class Benchmark {
         if (options.parts().contains("listen")) {
             ListenTiming.run(root, options.rounds(), options.quick() ? 20 : 2000, options.listenSessions(),
                     options.quick() ? 3 : 50);
+        }
+        if (options.parts().contains("tau2")) {
+            Tau2Bench.run(root, new Tau2Bench.Options(options.quick(), options.folds(), options.tau2Parallel(),
+                    options.lookupCost(), options.tau2Keep(),
+                    options.json().resolveSibling("tau2.json")));
         }
     }
 

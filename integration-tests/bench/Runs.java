@@ -295,9 +295,16 @@ final class Runs {
         }
 
         static Proc start(List<String> command) throws IOException {
+            return start(command, Map.of());
+        }
+
+        /** Starts {@code command} with {@code env} added to this JVM's environment. */
+        static Proc start(List<String> command, Map<String, String> env) throws IOException {
             java.nio.file.Path err = java.nio.file.Files.createTempFile("stretto-bench", ".err");
             long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
+            builder.environment().putAll(env);
+            Process p = builder.start();
             return new Proc(p, t0, err);
         }
 

@@ -37,9 +37,17 @@ public final class DemoMain {
                               cN@example.com is user_N, whose orders #WNa and #WNb are always
                               pending; a cancellation's reason must be 'no longer needed' or
                               'ordered by mistake'. Nothing is stored.
+              tau2-retail     tau2-bench's retail domain: its 16 tools, answering byte for byte
+                              as tau2's own code does, on its database (500 users, 1000
+                              orders, 50 products; --db FILE for another in its format).
+                              Each session starts on a fresh copy; its writes last until it
+                              ends.
 
             Options:
-              --world echo|retail     the world to serve (default echo)
+              --world echo|retail|tau2-retail
+                                      the world to serve (default echo)
+              --db FILE               with --world tau2-retail: the database (tau2's db.json
+                                      format) instead of the one the jar carries
               --hide TOOL             leave TOOL out of tools/list and refuse calls to it
                                       (repeatable)
               --hint TOOL=false       list TOOL with readOnlyHint false (a write)
@@ -98,7 +106,7 @@ public final class DemoMain {
                     McpHandler.SERVER_NAME + " " + McpHandler.SERVER_VERSION + "\n");
             case DemoOptions.Serve(DemoOptions options) -> options.http().isPresent()
                     ? serveHttp(options, out, err)
-                    : new StdioServer(new McpHandler(options.toolBox()), in, out, err).run();
+                    : new StdioServer(new McpHandler(options.toolBox()).forSession(), in, out, err).run();
         };
     }
 

@@ -1,6 +1,10 @@
 package dev.stretto.demo;
 
+import dev.stretto.demo.tau2.RetailDb;
+
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,7 +25,7 @@ import java.util.Set;
 record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
                    Optional<InetSocketAddress> http, Optional<String> requireAuth, Map<String, String> rugPulls) {
 
-    static final String USAGE = "usage: stretto-mcp-demo [--world echo|retail] [--hide TOOL] "
+    static final String USAGE = "usage: stretto-mcp-demo [--world echo|retail|tau2-retail [--db FILE]] [--hide TOOL] "
             + "[--hint TOOL=false|none] [--rug-pull TOOL=TEXT] [--http ADDR [--require-auth VALUE]]";
 
     /** What the command line asks for. */
@@ -50,7 +54,8 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
     }
 
     static Invocation parse(List<String> args) throws UsageException {
-        World world = new EchoWorld();
+        String worldName = "echo";
+        Optional<Path> db = Optional.empty();
         Set<String> hidden = new LinkedHashSet<>();
         Map<String, Hint> hints = new LinkedHashMap<>();
         Optional<InetSocketAddress> http = Optional.empty();
@@ -72,7 +77,7 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
                 case "--version", "-V" -> {
                     return new Version();
                 }
-                case "--world", "--hide", "--hint", "--http", "--require-auth", "--rug-pull" -> {
+                case "--world", "--db", "--hide", "--hint", "--http", "--require-auth", "--rug-pull" -> {
                     String value;
                     if (inline != null) {
                         value = inline;
@@ -82,8 +87,14 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
                         throw new UsageException(option + " needs a value");
                     }
                     switch (option) {
-                        case "--world" -> world = World.named(value).orElseThrow(() ->
-                                new UsageException("--world " + value + ": the worlds are echo and retail"));
+                        case "--world" -> {
+                            if (!value.equals("tau2-retail") && World.named(value).isEmpty()) {
+                                throw new UsageException("--world " + value
+                                        + ": the worlds are echo, retail and tau2-retail");
+                            }
+                            worldName = value;
+                        }
+                        case "--db" -> db = Optional.of(Path.of(value));
                         case "--hide" -> hidden.add(value);
                         case "--hint" -> {
                             int sep = value.lastIndexOf('=');
@@ -118,6 +129,11 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
         if (auth.isPresent() && http.isEmpty()) {
             throw new UsageException("--require-auth needs --http");
         }
+        if (db.isPresent() && !worldName.equals("tau2-retail")) {
+            throw new UsageException("--db needs --world tau2-retail (the only world with a database)");
+        }
+        World world = worldName.equals("tau2-retail") ? new Tau2RetailWorld(database(db))
+                : World.named(worldName).orElseThrow();
         DemoOptions options = new DemoOptions(world, Set.copyOf(hidden), Map.copyOf(hints), http, auth,
                 Map.copyOf(rugPulls));
         try {
@@ -126,6 +142,21 @@ record DemoOptions(World world, Set<String> hidden, Map<String, Hint> hints,
             throw new UsageException(e.getMessage());
         }
         return new Serve(options);
+    }
+
+    /** The database {@code --db} names, else the one the jar carries; a file that is not one is a usage error. */
+    private static RetailDb database(Optional<Path> file) throws UsageException {
+        if (file.isEmpty()) {
+            return RetailDb.bundled();
+        }
+        try {
+            return RetailDb.read(file.get());
+        } catch (IOException e) {
+            throw new UsageException("--db " + file.get() + ": cannot read it: "
+                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--db " + file.get() + ": " + e.getMessage());
+        }
     }
 
     /** {@code HOST:PORT}, with an IPv6 host in brackets; port 0 picks a free one. */

@@ -12,10 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class HttpSessions {
 
     /**
-     * One session: the version its {@code initialize} agreed, and a latch that opens when
-     * it ends (which releases its GET streams).
+     * One session: the version its {@code initialize} agreed, its own handler (a world with a
+     * database gives it its own copy), and a latch that opens when it ends (which releases its
+     * GET streams).
      */
-    record Session(String id, String protocolVersion, CountDownLatch ended) {
+    record Session(String id, String protocolVersion, McpHandler handler, CountDownLatch ended) {
 
         /** Waits until the session ends or {@code limit} passes; true if it ended. */
         boolean awaitEnd(Duration limit) throws InterruptedException {
@@ -27,8 +28,8 @@ final class HttpSessions {
     private final Map<String, Session> live = new ConcurrentHashMap<>();
 
     /** Starts a session with the next id, {@code demo-session-<n>} counting from 1. */
-    Session open(String protocolVersion) {
-        Session session = new Session("demo-session-" + counter.incrementAndGet(), protocolVersion,
+    Session open(String protocolVersion, McpHandler handler) {
+        Session session = new Session("demo-session-" + counter.incrementAndGet(), protocolVersion, handler,
                 new CountDownLatch(1));
         live.put(session.id(), session);
         return session;

@@ -156,7 +156,7 @@ final class HttpTransport implements AutoCloseable {
         switch (inbound) {
             case Inbound.Rejected r -> sendJson(exchange, 400, r.errorJson());
             case Inbound.Initialize init -> {
-                HttpSessions.Session session = sessions.open(init.protocolVersion());
+                HttpSessions.Session session = sessions.open(init.protocolVersion(), handler.forSession());
                 exchange.getResponseHeaders().set("Mcp-Session-Id", session.id());
                 sendJson(exchange, 200, init.answerJson());
             }
@@ -176,7 +176,9 @@ final class HttpTransport implements AutoCloseable {
                 switch (inbound) {
                     case Inbound.Accepted _ -> exchange.sendResponseHeaders(202, -1);
                     case Inbound.Answer a -> sendJson(exchange, 200, a.json());
-                    case Inbound.ToolCall call -> {
+                    case Inbound.ToolCall _ -> {
+                        // Decided again by the session's own handler, which answers on its world.
+                        Inbound.ToolCall call = (Inbound.ToolCall) session.get().handler().receive(body, 0, body.length);
                         SseWriter events = openEventStream(exchange);
                         events.send(McpHandler.logMessage("calling " + call.tool()));
                         events.send(call.answer());

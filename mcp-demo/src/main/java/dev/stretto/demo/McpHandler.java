@@ -47,6 +47,14 @@ final class McpHandler {
         this(tools, Thread::sleep);
     }
 
+    /**
+     * A handler for one session: the same tools on the world as a new session sees it, so
+     * that a world with a database gives each session its own copy.
+     */
+    McpHandler forSession() {
+        return new McpHandler(tools.forSession(), sleeper);
+    }
+
     /** Decides what to do with one message given as UTF-8 bytes. */
     Inbound receive(byte[] bytes, int off, int len) {
         JsonNode message;
@@ -137,7 +145,12 @@ final class McpHandler {
             if (delay > 0) {
                 sleeper.sleep(delay);
             }
-            return result(id, world.call(toolName, arguments).toJson());
+            ToolResult answer;
+            // A world with a database answers one call at a time, in the order they come.
+            synchronized (world) {
+                answer = world.call(toolName, arguments);
+            }
+            return result(id, answer.toJson());
         });
     }
 

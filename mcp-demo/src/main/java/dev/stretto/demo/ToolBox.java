@@ -58,6 +58,17 @@ final class ToolBox {
         }
     }
 
+    private ToolBox(World world, List<Tool> listed, List<Tool> pulled) {
+        this.world = world;
+        this.listed = listed;
+        this.pulled = pulled;
+    }
+
+    /** The same tools on the world as a new session sees it ({@link World#session()}). */
+    ToolBox forSession() {
+        return new ToolBox(world.session(), listed, pulled);
+    }
+
     World world() {
         return world;
     }

@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Optional;
 
-/** The tools a demo server offers and how each one answers. Worlds keep no state. */
-sealed interface World permits EchoWorld, RetailWorld {
+/**
+ * The tools a demo server offers and how each one answers. The echo and retail worlds keep no
+ * state; tau2-retail keeps a database, a fresh copy of it for each session.
+ */
+sealed interface World permits EchoWorld, RetailWorld, Tau2RetailWorld {
 
     /** The world's name on the command line ({@code --world NAME}). */
     String name();
@@ -22,7 +25,12 @@ sealed interface World permits EchoWorld, RetailWorld {
         return 0;
     }
 
-    /** The world named on the command line, if there is one of that name. */
+    /** The world as one session sees it: a world without state is the same for every session. */
+    default World session() {
+        return this;
+    }
+
+    /** The world named on the command line, if there is one of that name that needs no database. */
     static Optional<World> named(String name) {
         return switch (name) {
             case "echo" -> Optional.of(new EchoWorld());

@@ -51,7 +51,7 @@ class DemoMainTest {
     void badUsageIsOneLineOnStderrAndExitCode2() {
         assertEquals(2, run("", "--world", "mars"));
         assertEquals("", stdout());
-        assertEquals("stretto-mcp-demo: --world mars: the worlds are echo and retail (see --help)\n", stderr());
+        assertEquals("stretto-mcp-demo: --world mars: the worlds are echo, retail and tau2-retail (see --help)\n", stderr());
     }
 
     @Test

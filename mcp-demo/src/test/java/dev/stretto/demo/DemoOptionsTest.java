@@ -63,7 +63,7 @@ class DemoOptionsTest {
             "--bogus|unknown option --bogus",
             "extra|unexpected argument extra (the demo takes options only)",
             "--world|--world needs a value",
-            "--world mars|--world mars: the worlds are echo and retail",
+            "--world mars|--world mars: the worlds are echo, retail and tau2-retail",
             "--hide nope|--hide nope: the echo world has no such tool (it has lookup, update)",
             "--world retail --hint lookup=none|--hint lookup: the retail world has no such tool (it has "
                     + "find_user_id_by_email, get_user_details, get_order_details, cancel_pending_order)",

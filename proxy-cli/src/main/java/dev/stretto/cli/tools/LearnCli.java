@@ -36,7 +36,8 @@ final class LearnCli {
               --habit-only         every session trains the habit, and the flow has no
                                    arbiter (serve it with the reach or habit decider); no
                                    model is asked. Byte for byte the reference's file, apart
-                                   from compiled_unix_ms.
+                                   from compiled_unix_ms (and with --lookup-cost, its
+                                   per-site thresholds).
               (the default)        the arbiter path: 30% of the sessions are held out and the
                                    habit learns from the others; at each decision of the
                                    held-out sessions the System-One model is asked what the
@@ -59,6 +60,13 @@ final class LearnCli {
               --constants         learn arguments that always took one value, and pass them
               --half-life N       weigh older sessions less in the habit: a session followed
                                   by k newer ones counts 0.5^(k/N); N > 0
+              --lookup-cost C     with --habit-only: learn each site's threshold from what a
+                                  wasted lookup costs, C turns saved (C > 0; 1 makes a
+                                  lookup worth it when the agent makes it more often than
+                                  not): flows learned from all but a fifth of the sessions
+                                  are served again on that fifth, and each site gets the
+                                  threshold under which the lookups the agent made, less C
+                                  times those it did not, come to most. Writes format 2
 
             Options of the arbiter path:
               --oracle MODE       who answers: jev (default: the cache, else TypeSafe's
@@ -103,7 +111,7 @@ final class LearnCli {
         Args a = Args.parse(COMMAND, args, 1, Set.of("--habit-only", "--constants", "--refit-habit",
                         "--manifest-options", "--help", "-h"),
                 Set.of("--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life", "--arbiter-from",
-                        "--oracle", "--oracle-cache", "--oracle-budget", "--predicates"));
+                        "--oracle", "--oracle-cache", "--oracle-budget", "--predicates", "--lookup-cost"));
         if (a.has("--help") || a.has("-h")) {
             out.print(HELP);
             return Stretto.EXIT_OK;
@@ -152,6 +160,17 @@ final class LearnCli {
         }
         if (v.containsKey("--rewards")) {
             learning.rewardsFrom(Path.of(v.get("--rewards")));
+        }
+        if (v.containsKey("--lookup-cost")) {
+            double lookupCost = number(v, "--lookup-cost", "a number of turns");
+            if (!(lookupCost > 0.0) || Double.isInfinite(lookupCost)) {
+                throw new UsageException(COMMAND, "--lookup-cost must be a number above 0");
+            }
+            if (!a.has("--habit-only")) {
+                throw new UsageException(COMMAND, "--lookup-cost learns the thresholds of the reach decider, which"
+                        + " serves flows without an arbiter: use it with --habit-only");
+            }
+            learning.lookupCost(lookupCost);
         }
         if (a.has("--habit-only")) {
             refuse(a, "--habit-only", ARBITER_OPTIONS, "it learns without a System-One model");

@@ -136,7 +136,9 @@ public final class Stretto {
             proxy was given the conversation with --context), and each inferred LLM turn with
             its calls: the tool, its arguments, how long it took and its result shortened to
             one line. Failed calls are marked ERROR, calls the proxy itself refused REFUSED,
-            and the proxy's own lookups (ids stretto-N) LOOKUP. Calls of stretto_commit are
+            and the proxy's own lookups (ids stretto-N) LOOKUP: a flow's lookups are in the
+            turn of the agent's call they followed, whose answer the proxy held back for them
+            (the time with the lookups is beside the call's own). Calls of stretto_commit are
             marked COMMIT (each part of the commit's result on a line of its own), and the
             calls a commit made BY COMMIT. When the confirmation judge's log of the session
             (<session>.confirm.jsonl) is beside LOG, each write it judged gets a line with
@@ -168,7 +170,9 @@ public final class Stretto {
 
             Prints each session's episode, one JSON object per line, in the order given (the
             logs of a directory sorted by name, *.flow.jsonl and *.confirm.jsonl skipped).
-            The reward is 0.0: a log cannot tell whether the task succeeded.
+            The reward is 0.0: a log cannot tell whether the task succeeded. Turns are the
+            agent's LLM turns: a flow's lookups are calls of the turn of the agent's call
+            they followed, since the agent got their results with that call's answer.
 
             Options:
               --tau2       print each session in tau2-bench's simulation shape (one
@@ -421,7 +425,7 @@ public final class Stretto {
                     return ShowHtml.print(log, files, out, err, new ConsoleEngine());
                 }
                 SessionLog sessionLog = files.read(log);
-                Timeline timeline = Timeline.of(sessionLog);
+                Timeline timeline = Timeline.of(sessionLog, Timeline.TurnRule.AGENT);
                 if (a.has("--json")) {
                     out.println(timeline.episode().toJson());
                 } else {
@@ -440,7 +444,7 @@ public final class Stretto {
                     throw new UsageException(command, "no LOG given");
                 }
                 for (SessionLog log : readAll(files, a.operands())) {
-                    Timeline timeline = Timeline.of(log);
+                    Timeline timeline = Timeline.of(log, Timeline.TurnRule.AGENT);
                     out.println(a.has("--tau2") ? Tau2Simulation.toJson(timeline, 0.0) : timeline.episode().toJson());
                 }
                 return EXIT_OK;
@@ -474,7 +478,7 @@ public final class Stretto {
                 }
                 List<Timeline> timelines = new ArrayList<>();
                 for (SessionLog log : files.readEach(dir, SessionLog.logFilesRecursively(dir))) {
-                    timelines.add(Timeline.of(log));
+                    timelines.add(Timeline.of(log, Timeline.TurnRule.AGENT));
                 }
                 timelines.sort(Comparator.comparingLong((Timeline t) -> t.header().startedUnixMs())
                         .thenComparing(t -> t.header().session()));

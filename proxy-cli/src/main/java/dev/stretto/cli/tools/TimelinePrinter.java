@@ -178,7 +178,9 @@ final class TimelinePrinter {
             line.append(c.name()).append(' ').append(cut(CanonicalJson.write(c.arguments())));
             line.append(style.dim("  id " + c.id()));
             if (c.result() != null) {
-                line.append(style.dim("  " + c.durationMs() + " ms"));
+                // A call the proxy held back for the flow's lookups: the agent waited until the copy.
+                line.append(style.dim("  " + c.durationMs() + " ms" + (c.deliveredMs() == null ? ""
+                        : " (" + (c.deliveredMs() - c.sentMs()) + " ms with the flow's lookups)")));
             }
             if (c.isCommit()) {
                 line.append("  ").append(style.cyan("COMMIT"));

@@ -46,6 +46,13 @@ class ShowHtmlTest {
                 "Hi, I&#39;m c41@example.com. I want to cancel an order I no longer need.", "Log lines 2, 3, 5, 6"}) {
             assertTrue(html.contains(shown), shown);
         }
+        // The agent's turns: the three lookups the proxy made while it held call 3's answer are in call 3's turn.
+        assertTrue(html.contains("<li><strong>2</strong> calls</li><li><strong>2</strong> turns</li>"), "the counts");
+        assertTrue(html.contains("<span class=\"label\">Turn 1</span><span class=\"dim\">4 calls \u00b7 4 ms</span>"),
+                "the first turn holds the lookups");
+        assertTrue(html.contains("<span class=\"label\">Turn 2</span><span class=\"dim\">1 call \u00b7 0 ms</span>"),
+                "the second turn is the cancellation");
+        assertFalse(html.contains("Turn 3"), "no turn of a lookup's own");
     }
 
     @Test

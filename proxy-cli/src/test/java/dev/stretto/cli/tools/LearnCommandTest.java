@@ -308,7 +308,7 @@ class LearnCommandTest {
         assertTrue(Files.notExists(tmp.resolve("f.json")));
     }
 
-    private static String[] with(String[] base, String... more) {
+    static String[] with(String[] base, String... more) {
         String[] all = java.util.Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, all, base.length, more.length);
         return all;
@@ -341,7 +341,7 @@ class LearnCommandTest {
                 + " (a file is in the way)\n", r.err());
     }
 
-    private static void assertUsage(String message, String... args) {
+    static void assertUsage(String message, String... args) {
         Run r = run(args);
         assertEquals(2, r.status(), r.err());
         assertEquals("stretto: learn: " + message + " (see 'stretto learn --help')\n", r.err());

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.episode.Event;
+import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.testing.Fixtures;
 import java.io.ByteArrayOutputStream;
@@ -174,6 +176,9 @@ class StrettoTest {
                 "5", "0", "4", "30", "ms"), List.of(lines.get(1).split("\\s+")));
         assertEquals(List.of("2026-09-28", "02:04:01.312", "20260928T020401.312Z-14780", "retail", "-", "fixtures",
                 "5", "1", "5", "2.4", "s"), List.of(lines.get(8).split("\\s+")));
+        // The served session: its three lookups are in the turn of the call they followed.
+        assertEquals(List.of("2026-09-28", "02:04:01.117", "20260928T020401.117Z-14662", "shop", "-", "quickstart",
+                "5", "0", "2", "34", "ms"), List.of(lines.get(7).split("\\s+")));
     }
 
     @ParameterizedTest
@@ -587,28 +592,39 @@ class StrettoTest {
                 + "\"text\"}],\"isError\":true}}}";
     }
 
+    private static final String SERVED = "home/served/shop/20260928T020401.117Z-14662.jsonl";
+
     @Test
-    void showPrintsEachRunOfTheFlowLogBesideTheSessionUnderTheCallItFollowed() {
-        // The reference's served session, whose flow log is next to it.
-        String served = Fixtures.file("home/served/shop/20260928T020401.117Z-14662.jsonl").toString();
-        Run r = run("show", served);
+    void showPrintsAServedSessionAsTheAgentTookItsTurnsWithEachRunOfTheFlowUnderTheCallItFollowed()
+            throws IOException {
+        // The reference's served session, whose flow log is next to it: the three lookups the
+        // proxy made while it held call 3's answer are in call 3's turn, so the session has the
+        // agent's two turns, not five.
+        Run r = run("show", fixture(SERVED));
+        assertEquals(0, r.status(), r.err());
         assertEquals("", r.err());
-        assertTrue(r.out().contains("           find_user_id_by_email {\"email\":\"c41@example.com\"}  id 3  0 ms\n"
-                + "             -> user_41\n"
-                + "             flow after call 3: find_user_id_by_email\n"
-                + "               decide#0  at find_user_id_by_email  look up get_user_details {\"user_id\":\"user_41\"}"
-                + "  p 0.99, arguments 0.88  made\n"
-                + "               decide#1  at get_user_details  look up get_order_details {\"order_id\":\"#W41a\"}"
-                + "  p 1.00, arguments 0.93  made\n"
-                + "               decide#2  at get_order_details  look up get_order_details {\"order_id\":\"#W41b\"}"
-                + "  p 0.95, arguments 0.93  made\n"
-                + "               decide#3  at get_order_details  hand back: get_order_details at 0.05, below 0.3\n"
-                + "               3 lookups made, surprise 0.28\n"
-                + "     10 ms  turn 2\n"), r.out());
-        assertTrue(r.out().contains("             -> {\"order_id\":\"#W41a\",\"status\":\"cancelled\"}\n"
-                + "             flow after call 4: cancel_pending_order\n"
-                + "               decide#0  at cancel_pending_order  hand back: no lookups followed here in training\n"
-                + "               no lookup made, surprise 0.00\n"), r.out());
+        assertEquals(resource("served.show.txt"), r.out());
+        assertFalse(r.out().contains("turn 3"), r.out());
+        assertTrue(r.out().endsWith("\n5 calls (3 lookups), 0 failed, 2 turns, 34 ms\n"), r.out());
+    }
+
+    @Test
+    void episodeAndItsTau2ShapePutAFlowsLookupsInTheTurnOfTheCallTheyFollowed() throws IOException {
+        Run episode = run("episode", fixture(SERVED));
+        assertEquals(0, episode.status(), episode.err());
+        assertEquals(resource("served.episode.json"), episode.out());
+        Episode read = Episode.fromJson(episode.out().strip());
+        List<Event.Assistant> turns = read.events().stream().filter(e -> e instanceof Event.Assistant a
+                && !a.calls().isEmpty()).map(e -> (Event.Assistant) e).toList();
+        assertEquals(List.of(List.of("3", "stretto-1", "stretto-2", "stretto-3"), List.of("4")),
+                turns.stream().map(t -> t.calls().stream().map(ToolCall::id).toList()).toList());
+
+        Run tau2 = run("episode", "--tau2", fixture(SERVED));
+        assertEquals(0, tau2.status(), tau2.err());
+        assertEquals(resource("served.tau2.json"), tau2.out());
+        // Two assistant messages with calls, as the agent took them, and every result a tool message.
+        assertEquals(2, tau2.out().split("\"tool_calls\":\\[", -1).length - 1, tau2.out());
+        assertEquals(5, tau2.out().split("\"role\":\"tool\"", -1).length - 1, tau2.out());
     }
 
     @Test
@@ -620,6 +636,7 @@ class StrettoTest {
         assertEquals(0, r.status());
         assertEquals("stretto: " + dir.resolve("s.flow.jsonl") + ":1: \"action\" is missing: not a flow log line"
                 + " (the flow's runs are left out)\n", r.err());
-        assertTrue(r.out().contains("  id 3  0 ms\n             -> user_41\n     10 ms  turn 2\n"), r.out());
+        assertTrue(r.out().contains("  id 3  0 ms (5 ms with the flow's lookups)\n             -> user_41\n"
+                + "           +1 ms get_user_details {\"user_id\":\"user_41\"}  id stretto-1  1 ms  LOOKUP\n"), r.out());
     }
 }

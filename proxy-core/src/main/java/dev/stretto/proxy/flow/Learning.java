@@ -47,6 +47,7 @@ public final class Learning {
     private Path rewardsFile;
     private boolean constants;
     private Double halfLife;
+    private Double lookupCost;
     private Oracle oracle;
     private Path arbiterFile;
     private double budget = 1.0;
@@ -156,6 +157,25 @@ public final class Learning {
             throw new IllegalArgumentException("--half-life must be > 0");
         }
         this.halfLife = sessions;
+        return this;
+    }
+
+    /**
+     * Learns each site's threshold from what a wasted lookup costs against a turn saved ({@code
+     * --lookup-cost C}; habit-only flows only): flows learned from all but a fifth of the
+     * sessions are served again offline on that fifth, and each site gets the threshold under
+     * which the lookups the agent made, less {@code cost} times those it did not, come to most.
+     * The flow then carries per-site thresholds (format 2, which the reference reads).
+     *
+     * @param cost what a wasted lookup costs, in turns saved; above 0
+     * @return this
+     * @throws IllegalArgumentException when it is not above 0 or not finite
+     */
+    public Learning lookupCost(double cost) {
+        if (!(cost > 0.0) || Double.isInfinite(cost)) {
+            throw new IllegalArgumentException("--lookup-cost must be a number above 0");
+        }
+        this.lookupCost = cost;
         return this;
     }
 
@@ -280,8 +300,9 @@ public final class Learning {
      * Learns the flow.
      *
      * @return the flow and how many sessions it was learned from
-     * @throws IllegalStateException when no domain is given, or an option of the arbiter path
-     *                               is given without {@link #arbiter(Oracle)}
+     * @throws IllegalStateException when no domain is given, an option of the arbiter path is
+     *                               given without {@link #arbiter(Oracle)}, or a lookup cost
+     *                               with an arbiter
      * @throws IllegalArgumentException when the oracle was not opened by {@code
      *                                  OracleSettings.open()}
      * @throws FlowException         when the sessions cannot make a flow (none, none
@@ -296,6 +317,10 @@ public final class Learning {
         if (domain == null) {
             throw new IllegalStateException("learning needs the flow's domain");
         }
+        if (lookupCost != null && (oracle != null || arbiterFile != null)) {
+            throw new IllegalStateException("the lookup cost tunes the thresholds of the reach decider, which serves"
+                    + " flows without an arbiter: learn habit-only");
+        }
         if (fitOptionsSet && oracle == null) {
             throw new IllegalStateException("the budget, predicates, every read tool offered and the habit refitted"
                     + " are options of the arbiter path: give an oracle");
@@ -308,7 +333,7 @@ public final class Learning {
         List<SessionLog> sessions = directory != null ? SessionReader.read(directory, progress)
                 : SessionReader.of(logs, progress);
         LearnOptions options = new LearnOptions(directory, domain, manifest == null ? null : FlowManifest.of(Manifest.read(manifest)),
-                byId, constants, halfLife, arbiter);
+                byId, constants, halfLife, arbiter, lookupCost);
         FlowLearner.Result learned = new FlowLearner(options, progress, clock).learn(sessions);
         return new LearnedFlow(learned.flow(), learned.sessions());
     }

@@ -98,4 +98,53 @@ public record EpisodeCut(Episode episode, List<ToolCall> pending) {
                 episode.agentModel(), episode.reward(), cut);
         return Optional.of(new EpisodeCut(ep, pending));
     }
+
+    /**
+     * Where the turn of a call is: the index of the latest assistant event before {@code before}
+     * that holds a call with id {@code callId}.
+     *
+     * @param events the episode's events
+     * @param before the index to look before (the call's result, say)
+     * @param callId the call's id
+     * @return the index, or -1 when no assistant event before it holds the call
+     */
+    public static int turnOf(List<Event> events, int before, String callId) {
+        for (int t = before - 1; t >= 0; t--) {
+            if (events.get(t) instanceof Event.Assistant a && a.calls().stream().anyMatch(c -> c.id().equals(callId))) {
+                return t;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * This cut as it stands once one more call of its turn has been made and answered, such as
+     * a lookup a flow makes right after the call the cut was made at: {@code call} added to the
+     * turn (the episode's last assistant event), its result after everything else, the episode
+     * cut again at it. The pending calls stay as they are.
+     *
+     * @param call    the call
+     * @param error   whether its result is an error
+     * @param content its result's content
+     * @return the cut after that call
+     * @throws IllegalStateException when the episode has no assistant event to add the call to
+     */
+    public EpisodeCut withAnswered(ToolCall call, boolean error, String content) {
+        List<Event> events = new ArrayList<>(episode.events());
+        int turn = events.size() - 1;
+        while (turn >= 0 && !(events.get(turn) instanceof Event.Assistant)) {
+            turn--;
+        }
+        if (turn < 0) {
+            throw new IllegalStateException("the cut has no turn to add " + call.name() + " to");
+        }
+        Event.Assistant a = (Event.Assistant) events.get(turn);
+        List<ToolCall> calls = new ArrayList<>(a.calls());
+        calls.add(call);
+        events.set(turn, new Event.Assistant(a.text(), calls, a.usage()));
+        events.add(new Event.ToolResult(call.id(), call.name(), error, content));
+        Episode with = new Episode(episode.id(), episode.taskId(), episode.trial(), episode.domain(),
+                episode.agentModel(), episode.reward(), events);
+        return new EpisodeCut(afterCall(with, call.id()).orElseThrow().episode(), pending);
+    }
 }

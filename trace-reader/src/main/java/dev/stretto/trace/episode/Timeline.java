@@ -1,7 +1,6 @@
 package dev.stretto.trace.episode;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.LogHeader;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
@@ -35,6 +34,16 @@ import java.util.Objects;
  *       cancelled call from holding its turn open; a request that reuses the id of a call
  *       still pending replaces it, and the replaced call gets no result.</li>
  * </ol>
+ *
+ * <p>When an agent's call stops awaiting its response is where the two {@link TurnRule}s
+ * differ. A flow's lookups are made after the server has answered the agent's call, while the
+ * proxy holds that answer back; the agent gets it, with the lookups' results appended, from
+ * the proxy's own copy, logged once the lookups are done. By {@link TurnRule#FLOW} (the
+ * reference's reading, which flows decide and learn on: {@link #of(SessionLog)}) the server's
+ * answer ends the wait, so each lookup starts a turn of its own right after the result it
+ * follows. By {@link TurnRule#AGENT} the proxy's copy ends it, so the lookups join the turn of
+ * the call they were made for, the 500 ms of rule 2 count from the copy, and a served session
+ * has as many turns as the agent took.
  *
  * @param header     the log's header
  * @param domain     the header's domain, else {@code mcp}
@@ -79,11 +88,36 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
      * @return its timeline
      */
     public static Timeline of(SessionLog log) {
-        TimelineBuilder builder = new TimelineBuilder(log.header());
-        for (LogEntry e : log.entries()) {
-            builder.add(e);
-        }
-        return builder.timeline();
+        return of(log, TurnRule.FLOW);
+    }
+
+    /**
+     * Builds the timeline of a session log, its turns read by {@code rule}. Never fails: what
+     * it cannot use it skips. The two differ only for a session served with a flow that made
+     * lookups.
+     *
+     * @param log  the session log
+     * @param rule when an agent's call stops awaiting its response
+     * @return its timeline
+     */
+    public static Timeline of(SessionLog log, TurnRule rule) {
+        return TimelineBuilder.read(log, Objects.requireNonNull(rule, "rule"));
+    }
+
+    /** When an agent's call, whose answer the proxy held back for a flow's lookups, stops awaiting it. */
+    public enum TurnRule {
+        /**
+         * When the server answers: each of the flow's lookups is a turn of its own, right after
+         * the result it follows. The reference's reading; flows decide and learn on it, since
+         * a lookup's arguments are bound from the results before it.
+         */
+        FLOW,
+        /**
+         * When the proxy hands the agent its copy with the lookups' results: the lookups join
+         * the turn of the call they were made for, and the turns are the LLM turns the agent
+         * took.
+         */
+        AGENT
     }
 
     /** Who said something. */
@@ -182,11 +216,14 @@ public record Timeline(LogHeader header, String domain, String agentModel, Strin
      * @param sentMs      when the request was logged
      * @param turn        the {@link Turn#number()} of its turn
      * @param result      its result, or null when none came back
+     * @param deliveredMs when the proxy handed the agent its own copy of the server's result,
+     *                    with a flow's lookups appended, or null when the agent got the
+     *                    server's result as it came (or none)
      * @param cancelledMs when the host cancelled it, or null
      * @param replaced    whether a later request reused its id while it was pending
      */
     public record Call(String id, String name, JsonNode arguments, Source from, long sentMs, int turn,
-                       Result result, Long cancelledMs, boolean replaced) {
+                       Result result, Long deliveredMs, Long cancelledMs, boolean replaced) {
 
         /**
          * Whether this is one of the proxy's own calls: a flow's lookup, or a call a

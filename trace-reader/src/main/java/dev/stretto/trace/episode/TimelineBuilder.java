@@ -6,15 +6,18 @@ import dev.stretto.trace.json.JsonRpcId;
 import dev.stretto.trace.log.LogEntry;
 import dev.stretto.trace.log.LogHeader;
 import dev.stretto.trace.log.Payload;
+import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.log.Source;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Builds a session's {@link Timeline} and {@link Episode} from its log entries, taken one at
@@ -29,6 +32,12 @@ import java.util.Optional;
  * is made again) plus, for {@code episode()}, a copy of the list of events. {@link
  * #timeline()} builds a whole new timeline every time.
  *
+ * <p>A builder reads turns by {@link Timeline.TurnRule#FLOW}: the only rule that can be
+ * followed line by line, since whether the proxy holds a server's answer back for a flow's
+ * lookups shows only when the proxy hands the agent its own copy. {@link Timeline#of(SessionLog,
+ * Timeline.TurnRule)} reads a whole log by {@link Timeline.TurnRule#AGENT} with a second
+ * builder that is told which answers were held.
+ *
  * <p>Not thread-safe: one thread feeds and reads a builder. It keeps parts of the messages
  * it is given (call arguments): a caller must not change a message after passing it in.
  */
@@ -39,8 +48,19 @@ public final class TimelineBuilder {
     /** Steps in log order, as mutable placeholders until the end. */
     private final List<Object> steps = new ArrayList<>();
     private final List<MTurn> turns = new ArrayList<>();
-    /** Calls awaiting their first response, by id key. */
+    /** Calls awaiting their first response, by id key; under the agent's rule, held calls too until handed over. */
     private final Map<String, MCall> pending = new HashMap<>();
+    /**
+     * The agent's calls the server answered, by id key, until the id is used again: a later
+     * response of the proxy's to one of them is the copy it handed the agent after its lookups.
+     */
+    private final Map<String, MCall> answeredByServer = new HashMap<>();
+    /**
+     * The calls (by {@link MCall#ordinal}) whose server answer the proxy held back and handed
+     * the agent later, each kept open until then: empty under the flow's rule.
+     */
+    private final Set<Integer> held;
+    private int callsSoFar;
     /**
      * Everything known before the current turn's results: the conversation, every call's
      * arguments and the results of other turns. Pieces are separated by newlines so that
@@ -67,7 +87,39 @@ public final class TimelineBuilder {
      * @param header the log's header
      */
     public TimelineBuilder(LogHeader header) {
+        this(header, Set.of());
+    }
+
+    /** A builder that keeps the calls {@code held} (by ordinal) open until the proxy hands their answers over. */
+    private TimelineBuilder(LogHeader header, Set<Integer> held) {
         this.header = Objects.requireNonNull(header, "header");
+        this.held = Set.copyOf(held);
+    }
+
+    /** The timeline of a whole log by {@code rule}. */
+    static Timeline read(SessionLog log, Timeline.TurnRule rule) {
+        TimelineBuilder flow = new TimelineBuilder(log.header());
+        log.entries().forEach(flow::add);
+        Set<Integer> held = flow.heldCalls();
+        if (rule == Timeline.TurnRule.FLOW || held.isEmpty()) {
+            return flow.timeline();
+        }
+        TimelineBuilder agent = new TimelineBuilder(log.header(), held);
+        log.entries().forEach(agent::add);
+        return agent.timeline();
+    }
+
+    /** The ordinals of the agent's calls whose server answer the proxy handed over later, with lookups. */
+    private Set<Integer> heldCalls() {
+        Set<Integer> out = new HashSet<>();
+        for (MTurn t : turns) {
+            for (MCall c : t.calls) {
+                if (c.deliveredMs != null) {
+                    out.add(c.ordinal);
+                }
+            }
+        }
+        return out;
     }
 
     private static final class MTurn {
@@ -98,6 +150,8 @@ public final class TimelineBuilder {
     }
 
     private static final class MCall {
+        /** 0 for the log's first call, then counting up: the same call in both readings of a log. */
+        final int ordinal;
         final String id;
         final String name;
         final JsonNode arguments;
@@ -108,8 +162,11 @@ public final class TimelineBuilder {
         Timeline.Result result;
         Long cancelledMs;
         boolean replaced;
+        /** When the proxy handed the agent its copy of the server's answer, or null. */
+        Long deliveredMs;
 
-        MCall(ToolCall call, Source from, long sentMs, MTurn turn) {
+        MCall(int ordinal, ToolCall call, Source from, long sentMs, MTurn turn) {
+            this.ordinal = ordinal;
             this.id = call.id();
             this.name = call.name();
             this.arguments = call.arguments();
@@ -269,12 +326,13 @@ public final class TimelineBuilder {
         if (!joinsCurrentTurn(from, args, t)) {
             startTurn(t);
         }
-        MCall c = new MCall(call, from, t, current);
+        MCall c = new MCall(callsSoFar++, call, from, t, current);
         current.calls.add(c);
         current.toolCalls.add(call);
         current.open++;
         current.dirty = true;
         MCall earlier = pending.put(JsonRpcId.key(id), c);
+        answeredByServer.remove(JsonRpcId.key(id));
         if (earlier != null) {
             earlier.replaced = true;
             release(earlier);
@@ -353,10 +411,33 @@ public final class TimelineBuilder {
     }
 
     private void response(JsonNode id, JsonNode msg, Source from, long t) {
-        MCall c = pending.remove(JsonRpcId.key(id));
+        String key = JsonRpcId.key(id);
+        MCall c = pending.get(key);
         if (c == null) {
-            // Not a call, or a later answer to one already answered (a flow's copy).
+            // Not a call, or a later answer to one already answered: the proxy's copy of a
+            // server's answer it held back for a flow's lookups is its hand-over to the agent.
+            MCall answered = from == Source.PROXY ? answeredByServer.remove(key) : null;
+            if (answered != null) {
+                answered.deliveredMs = t;
+            }
             return;
+        }
+        if (c.result != null) {
+            // A held call: the proxy's copy hands it over and ends its wait; nothing else counts.
+            if (from == Source.PROXY) {
+                pending.remove(key);
+                c.deliveredMs = t;
+                c.turn.lastAnswerMs = t;
+                release(c);
+            }
+            return;
+        }
+        boolean holds = from == Source.SERVER && held.contains(c.ordinal);
+        if (!holds) {
+            pending.remove(key);
+        }
+        if (from == Source.SERVER && c.from == Source.CLIENT) {
+            answeredByServer.put(key, c);
         }
         boolean error;
         String content;
@@ -372,8 +453,10 @@ public final class TimelineBuilder {
             content = resultText(result);
         }
         c.result = new Timeline.Result(t, from, error, content);
-        c.turn.lastAnswerMs = t;
-        release(c);
+        if (!holds) {
+            c.turn.lastAnswerMs = t;
+            release(c);
+        }
         steps.add(new MResult(t, c));
         events.add(new Event.ToolResult(c.id, c.name, error, content));
         if (c.turn == current) {
@@ -416,7 +499,7 @@ public final class TimelineBuilder {
             List<Timeline.Call> cs = new ArrayList<>(t.calls.size());
             for (MCall c : t.calls) {
                 Timeline.Call fc = new Timeline.Call(c.id, c.name, c.arguments, c.from, c.sentMs, t.number,
-                        c.result, c.cancelledMs, c.replaced);
+                        c.result, c.deliveredMs, c.cancelledMs, c.replaced);
                 calls.put(c, fc);
                 cs.add(fc);
             }

@@ -13,7 +13,10 @@ import java.time.format.DateTimeFormatter;
  *
  * <p>Each turn becomes an assistant message with {@code tool_calls} and no content, each
  * result a tool message ({@code error} set for failed calls), and the conversation user and
- * assistant messages; {@code turn_idx} counts the messages from 0. Times are UTC in Python's
+ * assistant messages; {@code turn_idx} counts the messages from 0. A timeline read by {@link
+ * Timeline.TurnRule#AGENT} (as {@code stretto episode --tau2} reads logs) has a flow's lookups
+ * among the tool calls of the agent's message they were handed back with; by {@link
+ * Timeline.TurnRule#FLOW} each is a message of its own. Times are UTC in Python's
  * {@code isoformat} spelling, from the header's start time plus each entry's {@code t_ms}.
  * What a log cannot know is written as τ²-bench writes an unknown: the costs, usage and
  * seed are {@code null}, and {@code reward_info} holds only the reward given (0.0 unless you

@@ -80,4 +80,26 @@ class EpisodeCutTest {
         assertEquals(List.of("user", "calls [3]", "result 3", "calls [stretto-1]", "result stretto-1",
                 "calls [stretto-2]", "result stretto-2", "user"), kinds);
     }
+
+    @Test
+    void aCallMadeAfterTheCutJoinsItsTurnAnsweredAndIsTheNewLastStepWithThePendingCallsKept() {
+        Episode ep = episode(new Event.User("hi"),
+                new Event.Assistant(null, List.of(call("1", "a"), call("2", "x")), null), result("1", "a"));
+        EpisodeCut cut = EpisodeCut.afterCall(ep, "1").orElseThrow();
+        EpisodeCut after = cut.withAnswered(call("stretto-1", "b"), true, "no such thing");
+        assertEquals(List.of("2"), ids(after.pending()));
+        assertEquals(List.of(new Event.User("hi"), new Event.Assistant(null, List.of(call("1", "a"),
+                        call("stretto-1", "b")), null), result("1", "a"),
+                new Event.ToolResult("stretto-1", "b", true, "no such thing")), after.episode().events());
+    }
+
+    @Test
+    void theTurnOfACallIsTheLatestAssistantEventBeforeThePlaceThatHoldsIt() {
+        List<Event> events = List.of(new Event.Assistant(null, List.of(call("1", "a")), null), result("1", "a"),
+                new Event.Assistant(null, List.of(call("1", "a")), null), result("1", "a"));
+        assertEquals(0, EpisodeCut.turnOf(events, 1, "1"));
+        assertEquals(2, EpisodeCut.turnOf(events, 3, "1"));
+        assertEquals(-1, EpisodeCut.turnOf(events, 3, "9"));
+        assertEquals(-1, EpisodeCut.turnOf(events, 0, "1"));
+    }
 }

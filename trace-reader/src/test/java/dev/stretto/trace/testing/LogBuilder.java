@@ -58,6 +58,14 @@ public final class LogBuilder {
         return result(t, Integer.toString(id), text);
     }
 
+    /** The proxy's answer to the agent's call {@code id}: its copy of a held answer, with a flow's lookups appended. */
+    public LogBuilder handOver(long t, int id, String text) {
+        return line(t, Source.PROXY, "{\"id\":" + id + ",\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":"
+                + dev.stretto.trace.log.JsonText.quote(text) + ",\"type\":\"text\"},{\"text\":\"--- Also looked up"
+                + " automatically (current results; no need to repeat these calls) ---\",\"type\":\"text\"}],"
+                + "\"isError\":false}}");
+    }
+
     public LogBuilder user(long t, String text) {
         return line(t, Source.CONTEXT, "{\"role\":\"user\",\"content\":" + dev.stretto.trace.log.JsonText.quote(text) + "}");
     }

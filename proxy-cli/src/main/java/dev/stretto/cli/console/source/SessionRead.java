@@ -73,7 +73,7 @@ public record SessionRead(Found found, SessionLog log, Timeline timeline, int[] 
 
     private static SessionRead of(Found found, ProxyEngine engine, byte[] content, String name) throws IOException {
         SessionLog log = SessionLog.parse(content, name);
-        Timeline timeline = Timeline.of(log);
+        Timeline timeline = Timeline.of(log, Timeline.TurnRule.AGENT);
         List<FlowRun> runs = null;
         String runsProblem = null;
         Path flowLog = found.flowLogPath();

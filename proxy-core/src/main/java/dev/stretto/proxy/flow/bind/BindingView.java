@@ -213,4 +213,32 @@ public final class BindingView {
     public static String text(JsonNode v) {
         return v.isTextual() ? v.textValue() : CanonicalJson.write(v);
     }
+
+    /**
+     * The first of {@code calls} that makes a lookup the flow bound: the same tool, and every
+     * bound argument with the same {@linkplain #text text} (arguments the flow did not bind may
+     * differ).
+     *
+     * @param calls     the calls, in order
+     * @param tool      the lookup's tool
+     * @param arguments its bound arguments
+     * @return the call, or null when none makes it
+     */
+    public static ToolCall firstMaking(List<ToolCall> calls, String tool, JsonNode arguments) {
+        for (ToolCall c : calls) {
+            if (!c.name().equals(tool)) {
+                continue;
+            }
+            boolean same = true;
+            for (var it = arguments.fields(); it.hasNext() && same; ) {
+                var a = it.next();
+                JsonNode p = c.arguments().get(a.getKey());
+                same = p != null && text(p).equals(text(a.getValue()));
+            }
+            if (same) {
+                return c;
+            }
+        }
+        return null;
+    }
 }

@@ -18,6 +18,7 @@ import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.log.SessionLog;
 import dev.stretto.trace.manifest.Manifest;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.InstantSource;
@@ -41,6 +42,7 @@ public final class FlowLearner {
     private final LearnOptions options;
     private final Progress progress;
     private final HabitLearner habit;
+    private final InstantSource clock;
 
     /**
      * What learning made.
@@ -58,6 +60,7 @@ public final class FlowLearner {
         this.options = options;
         this.progress = progress;
         this.habit = new HabitLearner(options, progress, clock);
+        this.clock = clock;
     }
 
     /**
@@ -73,11 +76,25 @@ public final class FlowLearner {
         Sessions sessions = read(logs);
         Set<String> allTasks = new HashSet<>(sessions.tasks());
         Flow flow = switch (options.arbiter()) {
-            case LearnOptions.HabitOnly h -> habit.learn(sessions, allTasks);
+            case LearnOptions.HabitOnly h -> options.lookupCost() == null ? habit.learn(sessions, allTasks)
+                    : tuned(habit.learn(sessions, allTasks), sessions);
             case LearnOptions.From from -> ArbiterImport.apply(habit.learn(sessions, allTasks), from.file());
             case LearnOptions.Fit fit -> withArbiter(sessions, fit);
         };
         return new Result(flow, sessions.episodes().size());
+    }
+
+    /** The flow with each site's threshold learned from the cost of a wasted lookup. */
+    private Flow tuned(Flow flow, Sessions sessions) throws FlowException {
+        // The folds' five flows are learned without a word: their lines would bury those of the flow itself.
+        ThresholdTuning.Result r = new ThresholdTuning(new HabitLearner(options, Progress.NONE, clock),
+                options.lookupCost()).tune(flow, sessions);
+        progress.line("thresholds of " + r.flow().thresholds().size() + " sites, a wasted lookup costing "
+                + BigDecimal.valueOf(options.lookupCost()).stripTrailingZeros().toPlainString()
+                + " turns saved, from the flows of " + r.folds() + " folds served on the others: " + r.used()
+                + " lookups the agent made and " + r.wasted() + " it did not (at the default threshold "
+                + r.usedBefore() + " and " + r.wastedBefore() + ")");
+        return r.flow();
     }
 
     private Flow withArbiter(Sessions sessions, LearnOptions.Fit fit)

@@ -18,14 +18,17 @@ import java.util.Objects;
  * @param constants whether to learn constant arguments
  * @param halfLife  the half-life of a session's weight in the habit, in sessions, or null
  * @param arbiter   whether and how the flow gets an arbiter
+ * @param lookupCost what a wasted lookup costs in turns saved, to learn each site's threshold
+ *                   from ({@code --lookup-cost}, {@link ThresholdTuning}), or null to learn none
  */
 public record LearnOptions(Path sessions, String domain, FlowManifest manifest, Map<String, Double> rewards,
-                           boolean constants, Double halfLife, Arbiter arbiter) {
+                           boolean constants, Double halfLife, Arbiter arbiter, Double lookupCost) {
 
     /**
      * Checks the options.
      *
-     * @throws IllegalArgumentException when the half-life is not above 0
+     * @throws IllegalArgumentException when the half-life or the lookup cost is not above 0, or
+     *                                  a lookup cost is given for a flow with an arbiter
      */
     public LearnOptions {
         Objects.requireNonNull(domain, "domain");
@@ -33,6 +36,13 @@ public record LearnOptions(Path sessions, String domain, FlowManifest manifest, 
         Objects.requireNonNull(arbiter, "arbiter");
         if (halfLife != null && !(halfLife > 0.0)) {
             throw new IllegalArgumentException("--half-life must be > 0");
+        }
+        if (lookupCost != null && (!(lookupCost > 0.0) || lookupCost.isInfinite())) {
+            throw new IllegalArgumentException("--lookup-cost must be a number above 0");
+        }
+        if (lookupCost != null && !(arbiter instanceof HabitOnly)) {
+            throw new IllegalArgumentException("--lookup-cost learns thresholds for the reach decider: use it with"
+                    + " --habit-only");
         }
     }
 

@@ -125,6 +125,15 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
                 bindings, model, program, newPromoted, thresholds, contracts, reach);
     }
 
+    /**
+     * This flow with other per-site thresholds (empty for none), in the lowest format that holds
+     * it: 2 with thresholds; nothing else changes.
+     */
+    public Flow withThresholds(Map<String, Double> newThresholds) {
+        return new Flow(provenance, vocab, manifest, map, group, habit, sites, predicates, weighed, folds, bindings,
+                model, program, promoted, newThresholds, contracts, reach);
+    }
+
     /** The program to run: the file's, or the standard run when it has none. */
     public Program programOrStandard() {
         return program == null ? Program.STANDARD : program;

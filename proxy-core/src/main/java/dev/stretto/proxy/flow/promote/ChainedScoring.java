@@ -1,11 +1,11 @@
 package dev.stretto.proxy.flow.promote;
 
+import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.decide.Decision;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.EpisodeCut;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -62,7 +62,7 @@ final class ChainedScoring {
             if (!(events.get(i) instanceof Event.ToolResult r)) {
                 continue;
             }
-            int t = turnOf(events, i, r.callId());
+            int t = EpisodeCut.turnOf(events, i, r.callId());
             if (t < 0) {
                 continue;
             }
@@ -107,7 +107,7 @@ final class ChainedScoring {
                 return;
             }
             site.lookedUp(task);
-            ToolCall made = Scores.made(later, d.tool(), d.arguments());
+            ToolCall made = BindingView.firstMaking(later, d.tool(), d.arguments());
             if (made == null) {
                 return;
             }
@@ -117,37 +117,9 @@ final class ChainedScoring {
                 return;
             }
             chained++;
-            cut = withLookup(cut, new ToolCall("stretto-" + chained, d.tool(), d.arguments()), result);
+            // The flow goes on as if it had made the lookup itself, with the agent's result.
+            cut = cut.withAnswered(new ToolCall("stretto-" + chained, d.tool(), d.arguments()), result.error(),
+                    result.content());
         }
-    }
-
-    /** The index of the latest assistant event before {@code i} that holds {@code callId}, or -1. */
-    static int turnOf(List<Event> events, int i, String callId) {
-        for (int t = i - 1; t >= 0; t--) {
-            if (events.get(t) instanceof Event.Assistant a && a.calls().stream().anyMatch(c -> c.id().equals(callId))) {
-                return t;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * The cut with the flow's lookup appended to the turn and answered with the agent's own
-     * result, cut again at it; the pending calls stay.
-     */
-    private static EpisodeCut withLookup(EpisodeCut cut, ToolCall lookup, Event.ToolResult agents) {
-        Episode e = cut.episode();
-        List<Event> events = new ArrayList<>(e.events());
-        for (int t = events.size() - 1; t >= 0; t--) {
-            if (events.get(t) instanceof Event.Assistant a) {
-                List<ToolCall> calls = new ArrayList<>(a.calls());
-                calls.add(lookup);
-                events.set(t, new Event.Assistant(a.text(), calls, a.usage()));
-                break;
-            }
-        }
-        events.add(new Event.ToolResult(lookup.id(), lookup.name(), agents.error(), agents.content()));
-        Episode with = new Episode(e.id(), e.taskId(), e.trial(), e.domain(), e.agentModel(), e.reward(), events);
-        return new EpisodeCut(EpisodeCut.afterCall(with, lookup.id()).orElseThrow().episode(), cut.pending());
     }
 }

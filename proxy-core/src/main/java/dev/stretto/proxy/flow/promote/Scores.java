@@ -1,13 +1,10 @@
 package dev.stretto.proxy.flow.promote;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.Promoted;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,29 +46,6 @@ final class Scores {
         Map<String, Promoted.SiteScore> scores = new LinkedHashMap<>();
         sites.forEach((name, tally) -> scores.put(name, tally.score(bar)));
         return new Promoted(bar, scores);
-    }
-
-    /**
-     * The first of {@code calls} that makes the lookup: the same tool, and every bound argument
-     * with the same text (strings as they are, other values as compact JSON).
-     */
-    static ToolCall made(List<ToolCall> calls, String tool, JsonNode arguments) {
-        for (ToolCall c : calls) {
-            if (!c.name().equals(tool)) {
-                continue;
-            }
-            JsonNode passed = c.arguments();
-            boolean same = true;
-            for (Iterator<Map.Entry<String, JsonNode>> it = arguments.fields(); it.hasNext() && same; ) {
-                Map.Entry<String, JsonNode> a = it.next();
-                JsonNode p = passed.get(a.getKey());
-                same = p != null && BindingView.text(p).equals(BindingView.text(a.getValue()));
-            }
-            if (same) {
-                return c;
-            }
-        }
-        return null;
     }
 
     /** The agent's calls in {@code events} (the proxy's own lookups left out), in order. */

@@ -1,5 +1,6 @@
 package dev.stretto.proxy.flow.promote;
 
+import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.decide.Decision;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.EpisodeCut;
@@ -63,7 +64,7 @@ final class SinglePassScoring {
             }
             site.lookedUp(e.taskId());
             List<ToolCall> after = Scores.agentCalls(events.subList(i + 1, events.size()), session.lookups());
-            if (Scores.made(after, d.tool(), d.arguments()) != null) {
+            if (BindingView.firstMaking(after, d.tool(), d.arguments()) != null) {
                 site.used();
             }
         }

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.bind;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.stretto.proxy.flow.file.FlowFile;
 import dev.stretto.proxy.flow.model.Bindings;
@@ -330,5 +331,23 @@ class BinderTest {
         assertEquals(true, Mentions.keyish("ab12"));
         assertEquals(false, Mentions.keyish("a12"));
         assertEquals(false, Mentions.keyish("abcd"));
+    }
+
+    @Test
+    void aCallMakesALookupWhenItHasTheToolAndEveryBoundArgumentsText() {
+        List<ToolCall> calls = List.of(
+                new ToolCall("1", "get_order_details", CanonicalJson.parse("{\"order_id\":\"#W41b\"}")),
+                new ToolCall("2", "get_user_details", CanonicalJson.parse("{\"user_id\":\"user_41\"}")),
+                new ToolCall("3", "get_order_details", CanonicalJson.parse("{\"order_id\":\"#W41a\",\"verbose\":1}")),
+                new ToolCall("4", "get_order_details", CanonicalJson.parse("{\"order_id\":\"#W41a\"}")));
+        // Arguments the flow did not bind may differ; a number matches its JSON text.
+        assertEquals("3", BindingView.firstMaking(calls, "get_order_details",
+                CanonicalJson.parse("{\"order_id\":\"#W41a\"}")).id());
+        assertEquals("2", BindingView.firstMaking(calls, "get_user_details",
+                CanonicalJson.parse("{\"user_id\":\"user_41\"}")).id());
+        assertEquals("3", BindingView.firstMaking(calls, "get_order_details",
+                CanonicalJson.parse("{\"verbose\":\"1\"}")).id());
+        assertNull(BindingView.firstMaking(calls, "get_order_details", CanonicalJson.parse("{\"order_id\":\"#W9\"}")));
+        assertNull(BindingView.firstMaking(calls, "get_product_details", CanonicalJson.parse("{}")));
     }
 }

@@ -1,0 +1,153 @@
+package dev.stretto.proxy.flow.learn;
+
+import dev.stretto.proxy.flow.FlowException;
+import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.model.Sites;
+import dev.stretto.proxy.flow.run.FlowOptions;
+import dev.stretto.trace.episode.Episode;
+import dev.stretto.trace.manifest.ToolKind;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Each site's threshold learned from what a wasted lookup costs against a turn saved ({@code
+ * stretto learn --lookup-cost C}). The sessions are split into folds (task {@code i} in fold
+ * {@code i mod k}, {@code k} at most {@link #FOLDS}); for each fold a habit-only flow is
+ * learned from the others and served again on the fold's sessions ({@link HeldOutReplay}). A
+ * site's threshold is then the one of {@link #CANDIDATES} (or switched off) under which those
+ * replays save the most: every lookup the agent made later counts one turn saved, every other
+ * lookup {@code C} lost. The sites are tuned one at a time, each with the others' thresholds
+ * as they stand, over and over until none changes (at most {@link #PASSES} passes); a tie
+ * keeps the threshold the site has, else takes the highest. The flow learned from every session
+ * gets the thresholds of every site it offers lookups at (format 2, which the reference reads).
+ * They are tuned for the reach decider, the one a habit-only flow is served with.
+ */
+public final class ThresholdTuning {
+
+    /** The most folds the sessions are split into. */
+    public static final int FOLDS = 5;
+    /** The thresholds a site may get, besides switched off. */
+    public static final List<Double> CANDIDATES = List.of(0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7,
+            0.8, 0.9);
+    /** What a switched-off site gets: any threshold above 1. */
+    public static final double OFF = 2.0;
+    /** The most passes over the sites. */
+    static final int PASSES = 4;
+
+    private final HabitLearner learner;
+    private final double cost;
+
+    /**
+     * What tuning found.
+     *
+     * @param flow       the flow with its thresholds
+     * @param folds      the folds replayed
+     * @param usedBefore the lookups the agent used in the replays at the served default threshold
+     * @param wastedBefore the lookups it did not
+     * @param used       the same with the tuned thresholds
+     * @param wasted     the same with the tuned thresholds
+     */
+    public record Result(Flow flow, int folds, long usedBefore, long wastedBefore, long used, long wasted) {
+    }
+
+    /**
+     * @param learner learns the flow of each fold's other sessions (its progress is best kept quiet)
+     * @param cost    what a wasted lookup costs, in turns saved; more than 0
+     */
+    public ThresholdTuning(HabitLearner learner, double cost) {
+        if (!(cost > 0) || Double.isInfinite(cost)) {
+            throw new IllegalArgumentException("the cost of a wasted lookup must be a number above 0");
+        }
+        this.learner = learner;
+        this.cost = cost;
+    }
+
+    /**
+     * Tunes {@code flow}, learned from every session of {@code sessions}.
+     *
+     * @throws FlowException when a fold's other sessions cannot make a flow
+     */
+    public Result tune(Flow flow, Sessions sessions) throws FlowException {
+        List<String> tasks = sessions.tasks();
+        int k = Math.min(FOLDS, tasks.size());
+        Set<String> writes = new HashSet<>();
+        sessions.manifest().tools().forEach((tool, kind) -> {
+            if (kind == ToolKind.WRITE) {
+                writes.add(tool);
+            }
+        });
+        List<HeldOutReplay> replays = new ArrayList<>();
+        for (int f = 0; f < k; f++) {
+            Set<String> training = new HashSet<>();
+            Set<String> heldOut = new HashSet<>();
+            for (int i = 0; i < tasks.size(); i++) {
+                (k > 1 && i % k == f ? heldOut : training).add(tasks.get(i));
+            }
+            if (k == 1) {
+                heldOut.addAll(training);
+            }
+            Flow fold = k == 1 ? flow : learner.learn(sessions, training);
+            List<Episode> served = sessions.episodes().stream().filter(e -> heldOut.contains(e.taskId())).toList();
+            replays.add(new HeldOutReplay(fold, served, writes));
+        }
+        List<String> sites = new ArrayList<>();
+        for (Sites.Site s : flow.sites().next().keySet()) {
+            if (!flow.sites().offered(s).isEmpty()) {
+                sites.add(s.name());
+            }
+        }
+        sites.sort(null);
+        Map<String, Double> thresholds = new TreeMap<>();
+        sites.forEach(s -> thresholds.put(s, FlowOptions.DEFAULTS.threshold()));
+        long[] before = totals(replays, thresholds);
+        for (int pass = 0; pass < PASSES; pass++) {
+            boolean changed = false;
+            for (String site : sites) {
+                double kept = thresholds.get(site);
+                double best = kept;
+                double bestValue = value(totals(replays, thresholds));
+                for (double t : candidatesAndOff()) {
+                    thresholds.put(site, t);
+                    double v = value(totals(replays, thresholds));
+                    if (v > bestValue || v == bestValue && best != kept && t > best) {
+                        best = t;
+                        bestValue = v;
+                    }
+                }
+                thresholds.put(site, best);
+                changed |= best != kept;
+            }
+            if (!changed) {
+                break;
+            }
+        }
+        long[] after = totals(replays, thresholds);
+        return new Result(flow.withThresholds(thresholds), k, before[0], before[1], after[0], after[1]);
+    }
+
+    private static List<Double> candidatesAndOff() {
+        List<Double> all = new ArrayList<>(CANDIDATES);
+        all.add(OFF);
+        return all;
+    }
+
+    private double value(long[] usedAndWasted) {
+        return usedAndWasted[0] - cost * usedAndWasted[1];
+    }
+
+    /** The lookups used and wasted in every fold's replay with {@code thresholds}. */
+    private static long[] totals(List<HeldOutReplay> replays, Map<String, Double> thresholds) {
+        long[] out = new long[2];
+        for (HeldOutReplay r : replays) {
+            for (HeldOutReplay.Tally t : r.run(thresholds, FlowOptions.DEFAULTS.threshold()).values()) {
+                out[0] += t.used;
+                out[1] += t.wasted;
+            }
+        }
+        return out;
+    }
+}
