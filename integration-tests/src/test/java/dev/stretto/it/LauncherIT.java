@@ -116,7 +116,7 @@ class LauncherIT {
             "-Drounds=3|unknown argument '-Drounds=3'",
             "--rounds abc|--rounds takes a whole number from 1, not 'abc'",
             "--calls 0|--calls takes a whole number from 1, not '0'",
-            "--only startup,bogus|--only takes some of startup,parallel,kib,mib,big,flow,policy,learn,injvm,console,listen, not 'bogus'",
+            "--only startup,bogus|--only takes some of startup,parallel,kib,mib,big,flow,policy,learn,injvm,console,listen,tau2, not 'bogus'",
             "--against /nonexistent|--against /nonexistent: no bin/stretto-proxy there (give a checkout's directory)",
             "--pings|--pings needs a value"})
     void binBenchRefusesAnArgumentItDoesNotTakeWithAUsageError(String arguments, String message) throws Exception {
