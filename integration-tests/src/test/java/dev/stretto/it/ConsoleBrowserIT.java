@@ -126,7 +126,7 @@ class ConsoleBrowserIT extends ConsoleInBrowser {
         row(SERVED).findElement(By.cssSelector("td:nth-child(3)")).click();
         browser.until("the session page", d -> d.getTitle().startsWith(SERVED));
         assertEquals(SERVED, browser.find("h1").getText());
-        assertEquals(List.of("2 calls", "5 turns", "0 failed", "0 refused", "3 lookups"), browser.texts(".counts li"));
+        assertEquals(List.of("2 calls", "2 turns", "0 failed", "0 refused", "3 lookups"), browser.texts(".counts li"));
         List<String> said = browser.texts(".said .bubble");
         assertEquals(List.of("Hi, I'm c41@example.com. I want to cancel an order I no longer need.",
                 "You have two pending orders, #W41a and #W41b. Which one should I cancel?", "The first one, please.",

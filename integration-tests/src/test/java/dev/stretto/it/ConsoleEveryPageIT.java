@@ -83,7 +83,7 @@ class ConsoleEveryPageIT extends ConsoleInBrowser {
     @Test
     void everySessionsPageShowsItsWholeTimeline() throws Exception {
         for (Map.Entry<String, Path> p : pages.entrySet()) {
-            Timeline t = Timeline.of(SessionLog.read(p.getValue()));
+            Timeline t = Timeline.of(SessionLog.read(p.getValue()), Timeline.TurnRule.AGENT);
             String where = p.getKey() + ": ";
             browser.open(console.base() + p.getKey());
             assertEquals(t.header().session(), browser.find("h1").getText(), where + "its heading");
