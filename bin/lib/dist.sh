@@ -12,6 +12,7 @@
 #                                                          against runtime/
 #   runtime/                                               a Java runtime made with jlink, holding
 #                                                          the modules jdeps finds the jars use
+#                                                          (java.desktop aside, see below)
 #   install.sh, VERSION, docs/                             the installer, the version, the docs
 #
 # Uses $root, $jdk, say, write_aot_cache and the proxy_training_ variables of the launcher.
@@ -64,6 +65,24 @@ say "bin/dist: the modules the jars use (jdeps)"
 modules=$("$jdk/bin/jdeps" --multi-release 25 --ignore-missing-deps --print-module-deps "$tree"/lib/*.jar) \
   || dist_fail "jdeps could not tell which modules the jars use"
 case $modules in java.base*) ;; *) dist_fail "jdeps said '$modules', not a list of modules" ;; esac
+# java.desktop (9 MB of the archive) is left out when jdeps names it only for the two classes
+# below, which nothing the programs run loads: jackson-databind's ext.Java7SupportImpl reads
+# the java.beans annotations @Transient and @ConstructorProperties and is loaded reflectively,
+# databind going on without it where java.beans is missing (no type of ours uses either);
+# snakeyaml's introspector.MethodProperty serves the JavaBean mapping of its Yaml class, which
+# jackson-dataformat-yaml does not use (it reads and writes through snakeyaml's parser and
+# emitter). Any other class that refers to java.desktop keeps the module in, and says so.
+desktop_users=$("$jdk/bin/jdeps" --multi-release 25 --ignore-missing-deps -verbose:class "$tree"/lib/*.jar \
+  | awk 'NF == 4 && $2 == "->" && $4 == "java.desktop" { print $1 }' | sort -u)
+other_desktop_users=$(printf '%s\n' "$desktop_users" | {
+  grep -vx -e '' -e com.fasterxml.jackson.databind.ext.Java7SupportImpl -e org.yaml.snakeyaml.introspector.MethodProperty \
+    || true
+})
+if [ -n "$other_desktop_users" ]; then
+  say "bin/dist: java.desktop stays in the runtime, for $(printf '%s\n' "$other_desktop_users" | paste -sd' ' -)"
+else
+  modules=$(printf '%s\n' "$modules" | tr ',' '\n' | grep -vx java.desktop | paste -sd, -)
+fi
 say "bin/dist: a Java runtime of $modules (jlink)"
 "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
   --output "$tree/runtime" >&2 || dist_fail "jlink failed"
