@@ -13,7 +13,8 @@
 #   runtime/                                               a Java runtime made with jlink, holding
 #                                                          the modules jdeps finds the jars use
 #                                                          (java.desktop aside, see below)
-#   install.sh, VERSION, docs/                             the installer, the version, the docs
+#   install.sh, VERSION, docs/, examples/policies/         the installer, the version, the docs
+#                                                          and what they link to (bin/lib/dist-docs)
 #
 # Uses $root, $jdk, say, write_aot_cache and the proxy_training_ variables of the launcher.
 
@@ -39,7 +40,7 @@ work=$(mktemp -d "$dist_out/.stretto-dist.XXXXXX") || dist_fail "cannot make a w
 trap 'rm -rf "$work"; [ -n "${scratch:-}" ] && rm -rf "$scratch"' EXIT
 trap 'exit 130' INT; trap 'exit 143' TERM
 tree=$work/$name
-mkdir -p "$tree/bin/lib" "$tree/lib" "$tree/docs" || dist_fail "cannot make $tree"
+mkdir -p "$tree/bin/lib" "$tree/lib" || dist_fail "cannot make $tree"
 
 say "bin/dist: $archive_name from the jars in proxy-cli/target and mcp-demo/target"
 # One lib/ for both programs; a jar both use is there once (it must be the same file).
@@ -91,10 +92,17 @@ cp "$root/bin/stretto-proxy" "$root/bin/stretto" "$root/bin/stretto-mcp-demo" "$
   && cp "$root/bin/lib/launcher.sh" "$tree/bin/lib/launcher.sh" \
   && cp "$root/bin/lib/launch-dist" "$tree/bin/lib/launch" \
   && cp "$root/bin/lib/install.sh" "$tree/install.sh" \
-  && cp "$root/docs/install.md" "$root/docs/hosts.md" "$tree/docs/" \
   && chmod 755 "$tree/bin/stretto-proxy" "$tree/bin/stretto" "$tree/bin/stretto-mcp-demo" \
        "$tree/bin/lib/launch" "$tree/install.sh" \
   && printf '%s\n' "$version" > "$tree/VERSION" || dist_fail "cannot copy the launchers into $tree"
+# The pages for people to read, and what they link to (bin/lib/dist-docs names them).
+while IFS= read -r doc || [ -n "$doc" ]; do
+  case $doc in '#'*|'') continue ;; esac
+  case $doc in
+    */) mkdir -p "$tree/$doc" && cp -R "$root/$doc." "$tree/$doc" ;;
+    *) mkdir -p "$tree/${doc%/*}" && cp "$root/$doc" "$tree/$doc" ;;
+  esac || dist_fail "cannot copy $doc (named in bin/lib/dist-docs) into $tree"
+done < "$root/bin/lib/dist-docs"
 
 # The caches are trained against the runtime just made, with the class path the
 # distribution's launcher gives (the same jars, as absolute paths): the JVM maps a cache only

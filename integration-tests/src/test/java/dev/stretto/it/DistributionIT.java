@@ -93,6 +93,18 @@ class DistributionIT {
                 "lib/stretto-proxy-active.aot", "lib/stretto-mcp-demo.aot", "docs/install.md", "docs/hosts.md")) {
             assertTrue(Files.isRegularFile(tree.resolve(file)), file);
         }
+        // The pages for people to read, and what they link to, as bin/lib/dist-docs names them.
+        for (String doc : Files.readAllLines(Repo.root().resolve("bin/lib/dist-docs"))) {
+            if (!doc.isBlank() && !doc.startsWith("#")) {
+                Path copy = tree.resolve(doc);
+                assertTrue(doc.endsWith("/") ? Files.isDirectory(copy) : Files.isRegularFile(copy), doc);
+            }
+        }
+        assertEquals(Files.readString(Repo.root().resolve("docs/http-upstream.md")),
+                Files.readString(tree.resolve("docs/http-upstream.md")));
+        assertEquals(Files.readString(Repo.root().resolve("examples/policies/read-only.yaml")),
+                Files.readString(tree.resolve("examples/policies/read-only.yaml")));
+
         // The distribution's launcher is not the checkout's: it never builds.
         assertEquals(Files.readString(Repo.root().resolve("bin/lib/launch-dist")),
                 Files.readString(tree.resolve("bin/lib/launch")));
