@@ -260,6 +260,37 @@ class OAuthSessionTest {
         }
     }
 
+    /**
+     * An authorization server whose metadata names a plain http endpoint off loopback: the
+     * sign-in is refused before anything is sent there, and the host's error names the endpoint.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"token_endpoint", "authorization_endpoint", "registration_endpoint"})
+    void anEndpointThatIsNotHttpsIsRefusedByName(String key, @TempDir Path tmp) throws Exception {
+        try (TestAuthServer server = TestAuthServer.start().metadata(key, "http://auth.example.com/x?client_secret=s1")) {
+            FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
+            ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Http.of(server.mcp())
+                    .withOAuth(settings(browser, tmp))).messages(ProxyMessages.discard()).build();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Proxy.run(config,
+                    new ByteArrayInputStream(request(7).getBytes(StandardCharsets.UTF_8)), out));
+            JsonNode error = JSON.readTree(out.toString(StandardCharsets.UTF_8)).get("error");
+            assertEquals(-32000, error.get("code").asInt());
+            String what = switch (key) {
+                case "token_endpoint" -> "the token endpoint";
+                case "authorization_endpoint" -> "the authorization endpoint";
+                default -> "the registration endpoint";
+            };
+            assertEquals("upstream needs a sign-in (OAuth), which failed: refusing to sign in: " + what
+                    + " http://auth.example.com/x?client_secret=<redacted> is not HTTPS, which the MCP authorization"
+                    + " spec requires of authorization servers (plain http is taken only on 127.0.0.1, [::1] and"
+                    + " localhost)", error.get("message").asText());
+            assertEquals(0, browser.opened.get());
+            assertEquals(0, server.registrations.get());
+            assertEquals(0, server.codeExchanges.get());
+        }
+    }
+
     @Test
     void aCallbackThatNeverComesEndsTheWaitWithAJsonRpcError(@TempDir Path tmp) throws Exception {
         try (TestAuthServer server = TestAuthServer.start()) {
