@@ -12,7 +12,9 @@
 #                                                          against runtime/
 #   runtime/                                               a Java runtime made with jlink, holding
 #                                                          the modules jdeps finds the jars use
-#   install.sh, VERSION, docs/                             the installer, the version, the docs
+#                                                          (java.desktop aside, see below)
+#   install.sh, VERSION, docs/, examples/policies/         the installer, the version, the docs
+#                                                          and what they link to (bin/lib/dist-docs)
 #
 # Uses $root, $jdk, say, write_aot_cache and the proxy_training_ variables of the launcher.
 
@@ -38,7 +40,7 @@ work=$(mktemp -d "$dist_out/.stretto-dist.XXXXXX") || dist_fail "cannot make a w
 trap 'rm -rf "$work"; [ -n "${scratch:-}" ] && rm -rf "$scratch"' EXIT
 trap 'exit 130' INT; trap 'exit 143' TERM
 tree=$work/$name
-mkdir -p "$tree/bin/lib" "$tree/lib" "$tree/docs" || dist_fail "cannot make $tree"
+mkdir -p "$tree/bin/lib" "$tree/lib" || dist_fail "cannot make $tree"
 
 say "bin/dist: $archive_name from the jars in proxy-cli/target and mcp-demo/target"
 # One lib/ for both programs; a jar both use is there once (it must be the same file).
@@ -64,6 +66,24 @@ say "bin/dist: the modules the jars use (jdeps)"
 modules=$("$jdk/bin/jdeps" --multi-release 25 --ignore-missing-deps --print-module-deps "$tree"/lib/*.jar) \
   || dist_fail "jdeps could not tell which modules the jars use"
 case $modules in java.base*) ;; *) dist_fail "jdeps said '$modules', not a list of modules" ;; esac
+# java.desktop (9 MB of the archive) is left out when jdeps names it only for the two classes
+# below, which nothing the programs run loads: jackson-databind's ext.Java7SupportImpl reads
+# the java.beans annotations @Transient and @ConstructorProperties and is loaded reflectively,
+# databind going on without it where java.beans is missing (no type of ours uses either);
+# snakeyaml's introspector.MethodProperty serves the JavaBean mapping of its Yaml class, which
+# jackson-dataformat-yaml does not use (it reads and writes through snakeyaml's parser and
+# emitter). Any other class that refers to java.desktop keeps the module in, and says so.
+desktop_users=$("$jdk/bin/jdeps" --multi-release 25 --ignore-missing-deps -verbose:class "$tree"/lib/*.jar \
+  | awk 'NF == 4 && $2 == "->" && $4 == "java.desktop" { print $1 }' | sort -u)
+other_desktop_users=$(printf '%s\n' "$desktop_users" | {
+  grep -vx -e '' -e com.fasterxml.jackson.databind.ext.Java7SupportImpl -e org.yaml.snakeyaml.introspector.MethodProperty \
+    || true
+})
+if [ -n "$other_desktop_users" ]; then
+  say "bin/dist: java.desktop stays in the runtime, for $(printf '%s\n' "$other_desktop_users" | paste -sd' ' -)"
+else
+  modules=$(printf '%s\n' "$modules" | tr ',' '\n' | grep -vx java.desktop | paste -sd, -)
+fi
 say "bin/dist: a Java runtime of $modules (jlink)"
 "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
   --output "$tree/runtime" >&2 || dist_fail "jlink failed"
@@ -72,10 +92,17 @@ cp "$root/bin/stretto-proxy" "$root/bin/stretto" "$root/bin/stretto-mcp-demo" "$
   && cp "$root/bin/lib/launcher.sh" "$tree/bin/lib/launcher.sh" \
   && cp "$root/bin/lib/launch-dist" "$tree/bin/lib/launch" \
   && cp "$root/bin/lib/install.sh" "$tree/install.sh" \
-  && cp "$root/docs/install.md" "$root/docs/hosts.md" "$tree/docs/" \
   && chmod 755 "$tree/bin/stretto-proxy" "$tree/bin/stretto" "$tree/bin/stretto-mcp-demo" \
        "$tree/bin/lib/launch" "$tree/install.sh" \
   && printf '%s\n' "$version" > "$tree/VERSION" || dist_fail "cannot copy the launchers into $tree"
+# The pages for people to read, and what they link to (bin/lib/dist-docs names them).
+while IFS= read -r doc || [ -n "$doc" ]; do
+  case $doc in '#'*|'') continue ;; esac
+  case $doc in
+    */) mkdir -p "$tree/$doc" && cp -R "$root/$doc." "$tree/$doc" ;;
+    *) mkdir -p "$tree/${doc%/*}" && cp "$root/$doc" "$tree/$doc" ;;
+  esac || dist_fail "cannot copy $doc (named in bin/lib/dist-docs) into $tree"
+done < "$root/bin/lib/dist-docs"
 
 # The caches are trained against the runtime just made, with the class path the
 # distribution's launcher gives (the same jars, as absolute paths): the JVM maps a cache only

@@ -93,6 +93,18 @@ class DistributionIT {
                 "lib/stretto-proxy-active.aot", "lib/stretto-mcp-demo.aot", "docs/install.md", "docs/hosts.md")) {
             assertTrue(Files.isRegularFile(tree.resolve(file)), file);
         }
+        // The pages for people to read, and what they link to, as bin/lib/dist-docs names them.
+        for (String doc : Files.readAllLines(Repo.root().resolve("bin/lib/dist-docs"))) {
+            if (!doc.isBlank() && !doc.startsWith("#")) {
+                Path copy = tree.resolve(doc);
+                assertTrue(doc.endsWith("/") ? Files.isDirectory(copy) : Files.isRegularFile(copy), doc);
+            }
+        }
+        assertEquals(Files.readString(Repo.root().resolve("docs/http-upstream.md")),
+                Files.readString(tree.resolve("docs/http-upstream.md")));
+        assertEquals(Files.readString(Repo.root().resolve("examples/policies/read-only.yaml")),
+                Files.readString(tree.resolve("examples/policies/read-only.yaml")));
+
         // The distribution's launcher is not the checkout's: it never builds.
         assertEquals(Files.readString(Repo.root().resolve("bin/lib/launch-dist")),
                 Files.readString(tree.resolve("bin/lib/launch")));
@@ -100,7 +112,8 @@ class DistributionIT {
         assertEquals(Files.readString(Repo.root().resolve("bin/lib/launcher.sh")),
                 Files.readString(tree.resolve("bin/lib/launcher.sh")));
 
-        // The runtime's modules: those jdeps says the jars use, and what they require.
+        // The runtime's modules: those jdeps says the jars use, and what they require; but not
+        // java.desktop, which jdeps names only for classes the programs never load.
         Path jdeps = Path.of(System.getProperty("java.home"), "bin", "jdeps");
         List<String> command = new ArrayList<>(List.of(jdeps.toString(), "--multi-release", "25",
                 "--ignore-missing-deps", "--print-module-deps"));
@@ -109,8 +122,11 @@ class DistributionIT {
         }
         Result used = run(command, "", Map.of(), 120);
         assertEquals(0, used.status(), used.stderr());
-        Set<String> expected = withWhatTheyRequire(Arrays.asList(used.out().strip().split(",")));
+        List<String> named = new ArrayList<>(Arrays.asList(used.out().strip().split(",")));
+        assertTrue(named.remove("java.desktop"), "jdeps names java.desktop: " + named);
+        Set<String> expected = withWhatTheyRequire(named);
         assertEquals(expected, runtimeModules(), "runtime/release MODULES");
+        assertFalse(runtimeModules().contains("java.desktop"), "runtime/release MODULES");
         assertFalse(Files.exists(tree.resolve("runtime/bin/javac")), "no compiler in the runtime");
     }
 
@@ -153,6 +169,49 @@ class DistributionIT {
                 Map.of(), 120);
         assertEquals(0, show.status(), show.stderr());
         assertTrue(show.out().contains("lookup") && show.out().contains("update"), show.out());
+    }
+
+    @Test
+    void aYamlPolicyAndAJsonFlowLoadInTheRuntimeWithoutJavaDesktop() throws Exception {
+        Path stretto = tree.resolve("bin/stretto");
+        Path policy = Files.writeString(tmp.resolve("policy.yaml"), """
+                rules:
+                  - id: no-secrets
+                    tools: [lookup]
+                    arguments:
+                      /key: {glob: "secret*"}
+                    action: deny
+                    reason: secrets are not looked up here
+                """);
+        Result check = run(WithoutJdk.command(List.of(stretto.toString(), "policy", "check", policy.toString()), tmp),
+                "", Map.of(), 120);
+        assertEquals(0, check.status(), check.stderr() + check.out());
+
+        // The proxy refuses by the YAML policy before the demo sees the call.
+        String lookup = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\","
+                + "\"arguments\":{\"key\":\"secret-plan\"}}}";
+        String input = String.join("\n", TryItSessionIT.TRY_IT_LINES.subList(0, 2)) + "\n" + lookup + "\n";
+        Result session = run(WithoutJdk.command(List.of(tree.resolve("bin/stretto-proxy").toString(), "--policy",
+                policy.toString(), "--", tree.resolve("bin/stretto-mcp-demo").toString()), tmp), input, Map.of(), 120);
+        assertEquals(0, session.status(), session.stderr());
+        List<String> answers = session.out().lines().toList();
+        assertEquals(2, answers.size(), session.out());
+        JsonNode refusal = null;
+        for (String answer : answers) {
+            JsonNode a = SessionLogFile.JSON.readTree(answer);
+            if (a.path("id").asInt() == 3) {
+                refusal = a;
+            }
+        }
+        assertTrue(refusal != null && refusal.path("result").path("isError").asBoolean(), session.out());
+        assertTrue(refusal.toString().contains("secrets are not looked up here (policy rule no-secrets)"),
+                refusal.toString());
+
+        Path flow = Repo.root().resolve("testdata/reference/retail-5-sessions.flow.json");
+        Result show = run(WithoutJdk.command(List.of(stretto.toString(), "flow-show", flow.toString()), tmp), "",
+                Map.of(), 120);
+        assertEquals(0, show.status(), show.stderr());
+        assertTrue(show.out().contains("get_order_details"), show.out());
     }
 
     @Test

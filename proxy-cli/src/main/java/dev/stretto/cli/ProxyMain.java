@@ -131,7 +131,8 @@ public final class ProxyMain {
                                   and the answers as old in the oracle's cache (jev,
                                   replay); stderr says how many
               --log-level LEVEL   trace, debug, info (default), warn, error or off; the
-                                  STRETTO_LOG_LEVEL variable sets it too
+                                  STRETTO_LOG_LEVEL variable sets it too; the URL to sign
+                                  in at (OAuth) is printed at every level
               --shutdown-grace SECONDS
                                   how long the server may take to exit after the host
                                   closed stdin before it gets SIGTERM (default 2; SIGKILL
@@ -572,7 +573,8 @@ public final class ProxyMain {
 
     /**
      * The command's messages: stderr at the level of {@code --log-level}, else of {@code
-     * STRETTO_LOG_LEVEL}, else info; nowhere for {@code off}.
+     * STRETTO_LOG_LEVEL}, else info; for {@code off}, only the prompts (the URL to sign in at,
+     * which the person cannot do without).
      */
     private static ProxyMessages messages(String optionLevel, Map<String, String> env) {
         String level = optionLevel;
@@ -585,7 +587,7 @@ public final class ProxyMain {
                 level = null;
             }
         }
-        ProxyMessages messages = "off".equals(level) ? ProxyMessages.discard()
+        ProxyMessages messages = "off".equals(level) ? StderrMessages.promptsOnly()
                 : StderrMessages.at(level == null ? ProxyMessages.Level.INFO
                         : ProxyMessages.Level.valueOf(level.toUpperCase(Locale.ROOT)));
         if (badEnv) {

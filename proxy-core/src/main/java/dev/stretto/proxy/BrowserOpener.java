@@ -6,7 +6,8 @@ import java.net.URI;
 /**
  * How the person signs in to an OAuth server: something that shows them the authorization URL,
  * usually by opening it in a browser. Whatever the opener does, the proxy also says the URL in
- * its messages (at warn level), so a person without a browser can open it by hand. The browser
+ * its messages (a {@linkplain ProxyMessages#prompt prompt}, shown whatever the level), so a
+ * person without a browser can open it by hand. The browser
  * is sent back to the proxy's loopback callback, which ends the wait.
  *
  * <p>The proxy's own openers run a command ({@link OAuthLogins#browserCommand}), or the

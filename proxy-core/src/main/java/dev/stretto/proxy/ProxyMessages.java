@@ -58,6 +58,19 @@ public interface ProxyMessages {
     void message(Level level, String text);
 
     /**
+     * Takes a message a person must read to go on, shown whatever the level: the URL to open to
+     * sign in to an OAuth server ({@code to sign in to ..., open this URL in a browser: ...}).
+     * The proxy does not ask {@link #enabled} first. By default it is given to {@link #message}
+     * at {@link Level#WARN}; a handler that leaves out messages at that level overrides this to
+     * show it anyway, as the proxy's own stderr handlers do at every level.
+     *
+     * @param text the message, one line, without a prefix
+     */
+    default void prompt(String text) {
+        message(Level.WARN, text);
+    }
+
+    /**
      * Whether this handler wants messages at {@code level}: the proxy skips making the text of
      * those it does not. All of them, unless overridden.
      *
@@ -80,7 +93,7 @@ public interface ProxyMessages {
     }
 
     /**
-     * A handler that takes nothing ({@code --log-level off}).
+     * A handler that takes nothing, prompts included.
      *
      * @return the handler
      */
@@ -88,6 +101,10 @@ public interface ProxyMessages {
         return new ProxyMessages() {
             @Override
             public void message(Level level, String text) {
+            }
+
+            @Override
+            public void prompt(String text) {
             }
 
             @Override

@@ -22,13 +22,24 @@ public final class StderrMessages {
     }
 
     /**
-     * A handler for the messages at {@code threshold} and above.
+     * A handler for the messages at {@code threshold} and above, and for every {@linkplain
+     * ProxyMessages#prompt prompt}.
      *
      * @param threshold the least severe level shown
      * @return the handler
      */
     public static ProxyMessages at(Level threshold) {
         return new StderrHandler(StderrQueue.shared(), Objects.requireNonNull(threshold, "threshold"));
+    }
+
+    /**
+     * A handler for the {@linkplain ProxyMessages#prompt prompts} alone: no message at any level
+     * ({@code --log-level off}), but the URL a person must open to sign in.
+     *
+     * @return the handler
+     */
+    public static ProxyMessages promptsOnly() {
+        return new StderrHandler(StderrQueue.shared(), null);
     }
 
     /**

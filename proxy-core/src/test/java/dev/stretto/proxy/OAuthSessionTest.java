@@ -13,6 +13,7 @@ import dev.stretto.proxy.oauth.TestAuthServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.channels.Channels;
 import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -32,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Whole sessions with an HTTP upstream that needs OAuth ({@link TestAuthServer} on 127.0.0.1):
@@ -132,6 +136,66 @@ class OAuthSessionTest {
         }
     }
 
+    /**
+     * The URL to sign in at reaches stderr whatever the level of the proxy's stderr messages
+     * ({@code --log-level error} and {@code off} too), while the messages below that level do
+     * not; it carries what the authorization request needs, and no secret and no token.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ERROR", "WARN", "OFF"})
+    void theSignInUrlReachesStderrWhateverTheLevel(String level, @TempDir Path tmp) throws Exception {
+        ProxyMessages messages = level.equals("OFF") ? StderrMessages.promptsOnly()
+                : StderrMessages.at(ProxyMessages.Level.valueOf(level));
+        List<String> tokens = new CopyOnWriteArrayList<>();
+        Supplier<String> recorded = () -> {
+            String t = "tok-" + tokens.size() + "-" + new Random().nextInt(1_000_000);
+            tokens.add(t);
+            return t;
+        };
+        String secret = "cs-" + new Random().nextInt(100000) + "-secret";
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String said;
+        String prefix;
+        try (TestAuthServer server = TestAuthServer.start().tokenShapes(recorded, recorded)
+                .registersWithSecret(secret)) {
+            FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
+            ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Http.of(server.mcp())
+                    .withOAuth(settings(browser, tmp.resolve("auth")))).messages(messages).build();
+            prefix = "stretto-proxy: to sign in to " + server.mcp() + ", open this URL in a browser: " + server.base()
+                    + "/authorize?";
+            PrintStream stderr = System.err;
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            try {
+                SessionResult result = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Proxy.run(config,
+                        new ByteArrayInputStream(request(1).getBytes(StandardCharsets.UTF_8)),
+                        new ByteArrayOutputStream()));
+                assertEquals(0, result.exitStatus());
+                assertTrue(StderrMessages.flush(Duration.ofSeconds(10)), "stderr took the messages");
+            } finally {
+                System.setErr(stderr);
+            }
+            assertEquals(1, browser.opened.get());
+            said = err.toString(StandardCharsets.UTF_8);
+        }
+        // Only the URL: "signed in to ..." is at info, below each of these levels.
+        List<String> lines = said.lines().toList();
+        assertEquals(1, lines.size(), said);
+        assertTrue(lines.getFirst().startsWith(prefix), said);
+        Set<String> parameters = new TreeSet<>();
+        for (String pair : lines.getFirst().substring(prefix.length()).split("&")) {
+            parameters.add(pair.substring(0, pair.indexOf('=')));
+        }
+        assertTrue(Set.of("response_type", "client_id", "redirect_uri", "code_challenge", "code_challenge_method",
+                "state", "scope", "resource").containsAll(parameters), parameters.toString());
+        assertTrue(parameters.containsAll(Set.of("response_type", "client_id", "redirect_uri", "code_challenge",
+                "code_challenge_method", "state", "resource")), parameters.toString());
+        assertFalse(tokens.isEmpty());
+        for (String s : tokens) {
+            assertFalse(said.contains(s), "stderr holds a token: " + said);
+        }
+        assertFalse(said.contains(secret), "stderr holds the client secret: " + said);
+    }
+
     @Test
     void tokensThatExpireDuringTheSessionAreRefreshedAndARevokedLoginSignsInAgain(@TempDir Path tmp)
             throws Exception {
@@ -193,6 +257,37 @@ class OAuthSessionTest {
             assertEquals(1, server.codeExchanges.get(), "the forged code was never exchanged");
             assertTrue(said.lines.stream().anyMatch(l -> l.contains("refused a sign-in callback whose state")),
                     said.lines.toString());
+        }
+    }
+
+    /**
+     * An authorization server whose metadata names a plain http endpoint off loopback: the
+     * sign-in is refused before anything is sent there, and the host's error names the endpoint.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"token_endpoint", "authorization_endpoint", "registration_endpoint"})
+    void anEndpointThatIsNotHttpsIsRefusedByName(String key, @TempDir Path tmp) throws Exception {
+        try (TestAuthServer server = TestAuthServer.start().metadata(key, "http://auth.example.com/x?client_secret=s1")) {
+            FollowingBrowser browser = new FollowingBrowser(FollowingBrowser.Mode.FOLLOW);
+            ProxyConfig config = ProxyConfig.builder(UpstreamSpec.Http.of(server.mcp())
+                    .withOAuth(settings(browser, tmp))).messages(ProxyMessages.discard()).build();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Proxy.run(config,
+                    new ByteArrayInputStream(request(7).getBytes(StandardCharsets.UTF_8)), out));
+            JsonNode error = JSON.readTree(out.toString(StandardCharsets.UTF_8)).get("error");
+            assertEquals(-32000, error.get("code").asInt());
+            String what = switch (key) {
+                case "token_endpoint" -> "the token endpoint";
+                case "authorization_endpoint" -> "the authorization endpoint";
+                default -> "the registration endpoint";
+            };
+            assertEquals("upstream needs a sign-in (OAuth), which failed: refusing to sign in: " + what
+                    + " http://auth.example.com/x?client_secret=<redacted> is not HTTPS, which the MCP authorization"
+                    + " spec requires of authorization servers (plain http is taken only on 127.0.0.1, [::1] and"
+                    + " localhost)", error.get("message").asText());
+            assertEquals(0, browser.opened.get());
+            assertEquals(0, server.registrations.get());
+            assertEquals(0, server.codeExchanges.get());
         }
     }
 

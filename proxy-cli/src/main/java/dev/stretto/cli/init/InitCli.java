@@ -83,7 +83,8 @@ public final class InitCli {
               --unwrap NAME...|--all
                                 give wrapped servers back exactly as they were (as recorded in
                                 ~/.stretto/wrapped.json; one changed since, or written by
-                                --write, from its stretto-proxy arguments)
+                                --write, from its stretto-proxy arguments); one with no record
+                                there is left as it is
               -h, --help        show this help
 
             Any other option before -- or --upstream is stretto-proxy's (--guards, --agent-model
@@ -197,7 +198,18 @@ public final class InitCli {
             out.println(file + " has " + name + " as given already; nothing changed");
             return OK;
         }
-        Path backup = config.write(text, context.clock());
+        // Recorded, so that --unwrap knows the entry for one stretto init wrote.
+        WrapRecords records = WrapRecords.load(context.home());
+        records.put(config.real(), name, null, null, entry);
+        records.save();
+        Path backup;
+        try {
+            backup = config.write(text, context.clock());
+        } catch (InitException e) {
+            records.remove(config.real(), name);
+            records.save();
+            throw e;
+        }
         out.println((replacing ? "replaced " : "added ") + name + " in " + file
                 + (backup == null ? " (a new file)" : " (the file as it was: " + backup + ")"));
         return OK;
@@ -323,10 +335,21 @@ public final class InitCli {
             JsonNode current = servers.get(name);
             Optional<WrapRecords.Wrap> wrap = records.find(config.real(), name);
             ConfigDocument now = ConfigDocument.read(a.host(), config.real(), text);
-            if (wrap.isPresent() && wrap.get().wrapped().equals(current)) {
+            if (wrap.isPresent() && wrap.get().original() != null && wrap.get().wrapped().equals(current)) {
                 text = restore(now, name, wrap.get());
                 restored.add(name);
                 lines.add("unwrapped " + name + ": it is as it was before it was wrapped");
+                continue;
+            }
+            if (wrap.isEmpty()) {
+                // Not wrapped by stretto init: what it was without the proxy is not known, so
+                // it stays as its owner wrote it.
+                if (ServerEntry.of(a.host(), current) instanceof ServerEntry.Proxied) {
+                    lines.add("left " + name + " as it is: stretto init did not wrap it (" + records.path()
+                            + " has no record of it); edit it by hand to run it without stretto-proxy");
+                } else if (!a.all()) {
+                    lines.add("left " + name + " as it is: it does not run through stretto-proxy");
+                }
                 continue;
             }
             switch (Wrapping.unwrap(a.host(), current)) {
@@ -334,7 +357,7 @@ public final class InitCli {
                     text = now.withEntry(name, entry);
                     restored.add(name);
                     lines.add("unwrapped " + name + " from its stretto-proxy arguments"
-                            + (wrap.isPresent() ? " (it was changed after it was wrapped)" : ""));
+                            + (wrap.get().original() != null ? " (it was changed after it was wrapped)" : ""));
                 }
                 case Wrapping.Unchanged(String why) -> {
                     if (!a.all()) {

@@ -20,15 +20,18 @@ import java.util.Optional;
  * What {@code stretto init --wrap} changed, so that {@code --unwrap} gives each entry back
  * exactly as it was (its JSON value, and its text in the file): for each wrapped server, the
  * file (links followed), the server's name, the entry as it was and its text, and the entry
- * as wrapped. Kept in {@code ~/.stretto/wrapped.json}, for its owner only (entries may hold
- * secrets in their env blocks); an entry changed since it was wrapped is unwrapped from the
- * proxy's arguments instead.
+ * as wrapped; for each entry {@code --write} wrote, the entry as written and no original.
+ * Kept in {@code ~/.stretto/wrapped.json}, for its owner only (entries may hold secrets in
+ * their env blocks); an entry changed since it was wrapped, or written by {@code --write}, is
+ * unwrapped from the proxy's arguments instead. An entry with no record was not wrapped by
+ * stretto init, and {@code --unwrap} leaves it as it is.
  */
 final class WrapRecords {
 
     /**
      * One wrapped server.
      *
+     * @param original     the entry before it was wrapped, or null for one {@code --write} wrote
      * @param originalText the entry's text in the file before it was wrapped, or null
      */
     record Wrap(String file, String name, ObjectNode original, String originalText, ObjectNode wrapped) {
@@ -42,6 +45,11 @@ final class WrapRecords {
     private WrapRecords(Path path, ArrayNode wraps) {
         this.path = path;
         this.wraps = wraps;
+    }
+
+    /** The file the records are kept in. */
+    Path path() {
+        return path;
     }
 
     static Path pathUnder(Path home) {
@@ -70,7 +78,7 @@ final class WrapRecords {
     Optional<Wrap> find(Path file, String name) {
         for (JsonNode w : wraps) {
             if (w.path("file").asText().equals(file.toString()) && w.path("name").asText().equals(name)
-                    && w.path("original").isObject() && w.path("wrapped").isObject()) {
+                    && (w.path("original").isObject() || !w.has("original")) && w.path("wrapped").isObject()) {
                 JsonNode text = w.get("original_text");
                 return Optional.of(new Wrap(file.toString(), name, (ObjectNode) w.get("original"),
                         text != null && text.isTextual() ? text.textValue() : null, (ObjectNode) w.get("wrapped")));
@@ -84,7 +92,9 @@ final class WrapRecords {
         ObjectNode w = wraps.addObject();
         w.put("file", file.toString());
         w.put("name", name);
-        w.set("original", original);
+        if (original != null) {
+            w.set("original", original);
+        }
         if (originalText != null) {
             w.put("original_text", originalText);
         }

@@ -1,10 +1,13 @@
 package dev.stretto.cli.init;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * servers started as commands (with and without args, env and other keys) and servers reached
  * over HTTP. Wrapping then unwrapping gives the file back byte for byte, so each entry's JSON
  * value is the same; an entry changed since, or written by --write, is unwrapped from the
- * proxy's arguments.
+ * proxy's arguments; one stretto init did not wrap is left as it is.
  */
 class InitWrapTest {
 
@@ -183,33 +186,57 @@ class InitWrapTest {
         }
     }
 
+    /**
+     * An entry that runs through the proxy but that stretto init did not wrap (its record gone,
+     * or written by hand): what it was without the proxy is not known, so it is left byte for
+     * byte as it is, named with the reason, for --all and by name alike.
+     */
     @ParameterizedTest
     @EnumSource(Host.class)
-    void withoutItsRecordAnEntryIsUnwrappedFromTheProxysArgumentsToTheSameValue(Host host) throws Exception {
+    void withoutARecordAnEntryThatRunsThroughTheProxyIsLeftByteForByte(Host host) throws Exception {
         InitRunner init = InitRunner.in(tmp);
         Path file = fileFor(host);
         JsonNode original = servers(host, read(host, Files.readString(file)));
         assertEquals(0, init.run(host.id(), "--wrap", "--all", "--config", file.toString()).status());
-        Files.delete(WrapRecords.pathUnder(init.home()));
+        Path records = WrapRecords.pathUnder(init.home());
+        Files.delete(records);
+        byte[] wrapped = Files.readAllBytes(file);
 
-        InitRunner.Run unwrap = init.run(host.id(), "--unwrap", "--all", "--config", file.toString());
-        assertEquals(0, unwrap.status(), unwrap.err());
-        assertTrue(unwrap.out().contains("from its stretto-proxy arguments"), unwrap.out());
-        JsonNode back = servers(host, read(host, Files.readString(file)));
+        InitRunner.Run all = init.run(host.id(), "--unwrap", "--all", "--config", file.toString());
+        StringBuilder expected = new StringBuilder();
         for (String name : names(original)) {
-            JsonNode was = original.get(name);
-            JsonNode is = back.get(name);
-            if (was.has("command") && was.has("args")) {
-                assertEquals(was, is, name);
-            } else if (was.has("command")) {
-                // An entry without args gets an empty list: all that is known of it.
-                assertEquals(was.get("command"), is.get("command"), name);
-                assertEquals(List.of(), strings(is.get("args")), name);
-            } else {
-                assertEquals(host == Host.CODEX ? was.get("url") : was.get(host.http().orElseThrow().url()),
-                        is.get(host.http().orElseThrow().url()), name);
-            }
+            expected.append("left ").append(name).append(" as it is: stretto init did not wrap it (").append(records)
+                    .append(" has no record of it); edit it by hand to run it without stretto-proxy\n");
         }
+        expected.append("nothing changed in ").append(file).append('\n');
+        assertEquals(new InitRunner.Run(0, expected.toString(), ""), all);
+        assertArrayEquals(wrapped, Files.readAllBytes(file));
+
+        String first = names(original).getFirst();
+        InitRunner.Run named = init.run(host.id(), "--unwrap", first, "--config", file.toString());
+        assertEquals(0, named.status(), named.err());
+        assertTrue(named.out().startsWith("left " + first + " as it is: stretto init did not wrap it"), named.out());
+        assertArrayEquals(wrapped, Files.readAllBytes(file));
+        try (Stream<Path> backups = Files.list(tmp)) {
+            assertEquals(1, backups.filter(p -> p.toString().endsWith(".bak")).count(), "only the wrap's backup");
+        }
+    }
+
+    @Test
+    void anEntryWrittenByHandToRunThroughTheProxyIsLeftAsItIs() throws Exception {
+        InitRunner init = InitRunner.in(tmp);
+        String text = """
+                {
+                  "mcpServers": {
+                    "byhand": {"command": "/opt/bin/stretto-proxy", "args": ["--", "my-server"]}
+                  }
+                }
+                """;
+        Path file = Files.writeString(tmp.resolve("mcp.json"), text);
+        InitRunner.Run run = init.run("json", "--unwrap", "--all", "--config", file.toString());
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().startsWith("left byhand as it is: stretto init did not wrap it"), run.out());
+        assertEquals(text, Files.readString(file));
     }
 
     @Test
@@ -252,8 +279,11 @@ class InitWrapTest {
                           "--oauth-client-id", "stretto-notion", "--oauth-callback-port", "8912",
                           "--oauth-scope", "read write"]}
                 """), JSON.readTree(Files.readString(code)).at("/mcpServers/notion"));
-        // Unwrapped from the arguments alone (no record), the oauth block comes back without what had no option.
-        Files.delete(tmp.resolve("home/.stretto/wrapped.json"));
+        // Changed after it was wrapped, it is unwrapped from its arguments: the oauth block comes
+        // back without what had no option.
+        ObjectNode changed = (ObjectNode) JSON.readTree(Files.readString(code));
+        ((ArrayNode) changed.at("/mcpServers/notion/args")).add("--log-level").add("warn");
+        Files.writeString(code, JSON.writeValueAsString(changed));
         assertEquals(0, init.run("claude-code", "--unwrap", "notion", "--config", code.toString()).status());
         assertEquals(JSON.readTree("""
                 {"type": "http", "url": "https://mcp.notion.com/mcp",

@@ -130,6 +130,18 @@ public final class Logger {
         say(Level.ERROR, null, message, args);
     }
 
+    /**
+     * A message a person must read to go on (the URL to sign in at), its {@code {}} filled from
+     * {@code args}: given to the handler's {@link ProxyMessages#prompt} whatever its level.
+     */
+    public static void prompt(String message, Object... args) {
+        try {
+            current().prompt(format(message, args));
+        } catch (RuntimeException lost) {
+            // As for say: the handler's failure must not become the session's.
+        }
+    }
+
     private static void say(Level level, Throwable failure, Object message, Object[] args) {
         ProxyMessages handler = current();
         try {

@@ -3,30 +3,42 @@ package dev.stretto.proxy.logging;
 import dev.stretto.proxy.ProxyMessages;
 import java.util.Objects;
 
-/** The messages at a threshold and above, handed to a {@link StderrQueue} (see {@code StderrMessages}). */
+/**
+ * The messages at a threshold and above, and every prompt, handed to a {@link StderrQueue} (see
+ * {@code StderrMessages}).
+ */
 public final class StderrHandler implements ProxyMessages {
     private final StderrQueue queue;
     private final Level threshold;
 
+    /**
+     * @param queue     where the lines go
+     * @param threshold the least severe level shown, or null for none: prompts only
+     */
     public StderrHandler(StderrQueue queue, Level threshold) {
         this.queue = Objects.requireNonNull(queue, "queue");
-        this.threshold = Objects.requireNonNull(threshold, "threshold");
+        this.threshold = threshold;
     }
 
     @Override
     public void message(Level level, String text) {
-        if (level.passes(threshold)) {
+        if (enabled(level)) {
             queue.offer(text);
         }
     }
 
     @Override
+    public void prompt(String text) {
+        queue.offer(text);
+    }
+
+    @Override
     public boolean enabled(Level level) {
-        return level.passes(threshold);
+        return threshold != null && level.passes(threshold);
     }
 
     @Override
     public String toString() {
-        return "stderr at " + threshold;
+        return threshold == null ? "stderr, prompts only" : "stderr at " + threshold;
     }
 }

@@ -42,6 +42,7 @@ record ResourceMetadata(URI url, String resource, List<URI> authorizationServers
     static ResourceMetadata discover(OAuthHttp http, URI endpoint, URI fromChallenge)
             throws IOException, InterruptedException {
         for (URI url : candidates(endpoint, fromChallenge)) {
+            HttpsOnly.require(url, "the protected resource metadata URL");
             OAuthHttp.Answer a;
             try {
                 a = http.get(url);

@@ -50,10 +50,12 @@ record ServerMetadata(String issuer, URI authorizationEndpoint, URI tokenEndpoin
     /**
      * The metadata of the server at {@code issuer}, or null when none of the URLs has any.
      *
-     * @throws AuthorizationFailedException when a document is there but unusable (no token endpoint)
+     * @throws AuthorizationFailedException when a document is there but unusable (no token
+     *                                      endpoint), or a URL is not HTTPS ({@link HttpsOnly})
      */
     static ServerMetadata discover(OAuthHttp http, URI issuer) throws IOException, InterruptedException {
         for (URI url : candidates(issuer)) {
+            HttpsOnly.require(url, "the authorization server metadata URL");
             OAuthHttp.Answer a = http.get(url);
             if (a.ok() && a.json() != null && a.json().isObject()) {
                 return parse(url, a.json());
@@ -62,13 +64,29 @@ record ServerMetadata(String issuer, URI authorizationEndpoint, URI tokenEndpoin
         return null;
     }
 
-    /** The default endpoints of a 2025-03-26 server without metadata: /authorize, /token, /register at its root. */
-    static ServerMetadata fallback(URI base) {
+    /**
+     * The default endpoints of a 2025-03-26 server without metadata: /authorize, /token, /register at its root.
+     *
+     * @throws AuthorizationFailedException when they are not HTTPS ({@link HttpsOnly})
+     */
+    static ServerMetadata fallback(URI base) throws AuthorizationFailedException {
         URI root = base.resolve("/");
         String issuer = root.toString();
         return new ServerMetadata(issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer,
                 root.resolve("/authorize"), root.resolve("/token"), root.resolve("/register"), null,
-                List.of("authorization_code", "refresh_token"), List.of(), List.of("S256"), false, false);
+                List.of("authorization_code", "refresh_token"), List.of(), List.of("S256"), false, false).secure();
+    }
+
+    /** These endpoints, once each is HTTPS ({@link HttpsOnly}). */
+    private ServerMetadata secure() throws AuthorizationFailedException {
+        if (authorizationEndpoint != null) {
+            HttpsOnly.require(authorizationEndpoint, "the authorization endpoint");
+        }
+        HttpsOnly.require(tokenEndpoint, "the token endpoint");
+        if (registrationEndpoint != null) {
+            HttpsOnly.require(registrationEndpoint, "the registration endpoint");
+        }
+        return this;
     }
 
     private static ServerMetadata parse(URI url, JsonNode json) throws AuthorizationFailedException {
@@ -85,7 +103,7 @@ record ServerMetadata(String issuer, URI authorizationEndpoint, URI tokenEndpoin
                 grants == null ? List.of("authorization_code", "implicit") : grants,
                 methods == null ? List.of() : methods,
                 strings(json.get("code_challenge_methods_supported")),
-                json.path("client_id_metadata_document_supported").asBoolean(false), true);
+                json.path("client_id_metadata_document_supported").asBoolean(false), true).secure();
     }
 
     boolean supportsScope(String scope) {

@@ -117,7 +117,8 @@ final class SignIn {
             StoredLogin.Client client = client(server, kept, callback.redirectUri(), scopes);
             Pkce pkce = Pkce.create();
             URI url = authorizationUrl(server, client, callback.redirectUri(), pkce, state, scopes, resourceId);
-            Logger.warn("to sign in to {}, open this URL in a browser: {}", where, url);
+            // A prompt, not a warning: whatever the log level, the person needs the URL to sign in.
+            Logger.prompt("to sign in to {}, open this URL in a browser: {}", where, url);
             try {
                 browser.open(url);
             } catch (IOException | RuntimeException e) {

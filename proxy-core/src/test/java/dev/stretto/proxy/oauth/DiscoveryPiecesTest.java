@@ -56,7 +56,7 @@ class DiscoveryPiecesTest {
     }
 
     @Test
-    void theAuthorizationServersMetadataIsLookedForInTheSpecsOrder() {
+    void theAuthorizationServersMetadataIsLookedForInTheSpecsOrder() throws Exception {
         assertEquals(List.of(URI.create("https://as.example/.well-known/oauth-authorization-server/tenant1"),
                         URI.create("https://as.example/.well-known/openid-configuration/tenant1"),
                         URI.create("https://as.example/tenant1/.well-known/openid-configuration")),

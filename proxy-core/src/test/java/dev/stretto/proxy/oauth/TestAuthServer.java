@@ -60,6 +60,7 @@ public final class TestAuthServer implements AutoCloseable {
     private volatile Supplier<String> accessShape = () -> "at-" + serial.incrementAndGet() + "-" + Pkce.random(12);
     private volatile Supplier<String> refreshShape = () -> "rt-" + serial.incrementAndGet() + "-" + Pkce.random(12);
     private volatile String clientSecret;
+    private final Map<String, String> metadataChanges = new ConcurrentHashMap<>();
 
     private TestAuthServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
@@ -95,6 +96,12 @@ public final class TestAuthServer implements AutoCloseable {
     /** Registrations get this secret (a confidential client) from now on. */
     public TestAuthServer registersWithSecret(String secret) {
         this.clientSecret = secret;
+        return this;
+    }
+
+    /** Its metadata names {@code value} for the key {@code name} ({@code token_endpoint}, ...) from now on. */
+    public TestAuthServer metadata(String name, String value) {
+        metadataChanges.put(name, value);
         return this;
     }
 
@@ -140,6 +147,7 @@ public final class TestAuthServer implements AutoCloseable {
                     m.set("grant_types_supported", JSON.createArrayNode().add("authorization_code").add("refresh_token"));
                     m.set("token_endpoint_auth_methods_supported", JSON.createArrayNode().add("none")
                             .add("client_secret_post"));
+                    metadataChanges.forEach(m::put);
                     json(ex, 200, m);
                 }
                 case "/register" -> {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every relative link in the README and in docs/ leads somewhere: the file exists, and an
  * anchor ({@code page.md#section}) names a heading of that page, spelled as GitHub spells a
- * heading's anchor. Links to other sites are not followed (the tests run offline).
+ * heading's anchor; the pages the distribution's archive holds link only to what it holds.
+ * Links to other sites are not followed (the tests run offline).
  */
 class DocsLinksTest {
 
@@ -46,10 +48,61 @@ class DocsLinksTest {
         List<String> broken = new ArrayList<>();
         int links = 0;
         for (Path page : pages) {
-            links += brokenLinks(root, page, broken);
+            links += brokenLinks(root, page, Files::exists, broken);
         }
         assertTrue(links > 100, "links checked: " + links);
         assertEquals(List.of(), broken);
+    }
+
+    /**
+     * The pages bin/dist puts into the archive (bin/lib/dist-docs names them) link only to what
+     * the archive holds: unpacked, every relative link of theirs leads to a file the list
+     * names, or one inside a directory it names.
+     */
+    @Test
+    void everyLinkOfThePagesTheDistributionShipsResolvesInsideTheArchive() throws IOException {
+        Path root = ReadmeSnippetsTest.repositoryRoot();
+        List<Path> shipped = shipped(root);
+        List<Path> pages = shipped.stream().filter(p -> p.toString().endsWith(".md")).toList();
+        assertTrue(pages.contains(root.resolve("docs/install.md")) && pages.contains(root.resolve("docs/hosts.md")),
+                "bin/lib/dist-docs names install.md and hosts.md: " + pages);
+        List<String> broken = new ArrayList<>();
+        int links = 0;
+        for (Path page : pages) {
+            links += brokenLinks(root, page, to -> shipped.stream().anyMatch(to::startsWith) && Files.exists(to),
+                    broken);
+        }
+        assertTrue(links > 100, "links checked: " + links);
+        assertEquals(List.of(), broken);
+    }
+
+    @Test
+    void aLinkToAFileTheArchiveDoesNotHoldIsFound(@TempDir Path tmp) throws IOException {
+        Files.createDirectories(tmp.resolve("docs"));
+        Files.createDirectories(tmp.resolve("examples/policies"));
+        Files.writeString(tmp.resolve("examples/policies/a.yaml"), "rules: []\n");
+        Files.writeString(tmp.resolve("docs/a.md"), "# A\n[in](b.md) [dir](../examples/policies/) [out](c.md)\n");
+        Files.writeString(tmp.resolve("docs/b.md"), "# B\n[file](../examples/policies/a.yaml)\n");
+        Files.writeString(tmp.resolve("docs/c.md"), "# C\n");
+        List<Path> shipped = List.of(tmp.resolve("docs/a.md"), tmp.resolve("docs/b.md"), tmp.resolve("examples/policies"));
+        List<String> broken = new ArrayList<>();
+        for (Path page : List.of(tmp.resolve("docs/a.md"), tmp.resolve("docs/b.md"))) {
+            brokenLinks(tmp, page, to -> shipped.stream().anyMatch(to::startsWith) && Files.exists(to), broken);
+        }
+        assertEquals(List.of("docs/a.md:2: c.md: no such file"), broken);
+    }
+
+    /** The paths bin/lib/dist-docs names, as paths of the checkout. */
+    private static List<Path> shipped(Path root) throws IOException {
+        List<Path> paths = new ArrayList<>();
+        for (String line : Files.readAllLines(root.resolve("bin/lib/dist-docs"))) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                Path path = root.resolve(line).normalize();
+                assertTrue(Files.exists(path), "bin/lib/dist-docs names " + line + ", which is not there");
+                paths.add(path);
+            }
+        }
+        return paths;
     }
 
     @Test
@@ -80,14 +133,19 @@ class DocsLinksTest {
                 """);
         Files.writeString(tmp.resolve("README.md"), "# Top\n[the page](docs/a.md#twice) [missing](docs/a.md#once)\n");
         List<String> broken = new ArrayList<>();
-        brokenLinks(tmp, tmp.resolve("docs/a.md"), broken);
-        brokenLinks(tmp, tmp.resolve("README.md"), broken);
+        brokenLinks(tmp, tmp.resolve("docs/a.md"), Files::exists, broken);
+        brokenLinks(tmp, tmp.resolve("README.md"), Files::exists, broken);
         assertEquals(List.of("docs/a.md:7: b.md: no such file", "docs/a.md:7: #thrice: no such heading",
                 "README.md:2: docs/a.md#once: no such heading"), broken);
     }
 
-    /** Adds each broken link of {@code page} to {@code broken}; returns how many links it has. */
-    private static int brokenLinks(Path root, Path page, List<String> broken) throws IOException {
+    /**
+     * Adds each broken link of {@code page} to {@code broken}, a link being broken when
+     * {@code there} says its file is not there, or its anchor names no heading of the page;
+     * returns how many links it has.
+     */
+    private static int brokenLinks(Path root, Path page, Predicate<Path> there, List<String> broken)
+            throws IOException {
         List<String> lines = outsideCode(Files.readString(page));
         int links = 0;
         for (int i = 0; i < lines.size(); i++) {
@@ -102,7 +160,7 @@ class DocsLinksTest {
                 String file = hash < 0 ? target : target.substring(0, hash);
                 Path to = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
                 String where = root.relativize(page) + ":" + (i + 1) + ": " + target;
-                if (!Files.exists(to)) {
+                if (!there.test(to)) {
                     broken.add(where + ": no such file");
                 } else if (hash >= 0 && to.toString().endsWith(".md")
                         && !anchors(to).contains(target.substring(hash + 1))) {
