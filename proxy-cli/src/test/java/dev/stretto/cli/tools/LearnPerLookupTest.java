@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.stretto.proxy.flow.FlowFiles;
 import dev.stretto.proxy.flow.FlowView;
@@ -147,7 +148,7 @@ class LearnPerLookupTest {
                 List.of(own.site(), own.tool(), own.when()));
         assertTrue(own.threshold() > 0.3, own.toString());
         assertTrue(written.endsWith(",\"lookup_thresholds\":{\"get_order_details\":{\"get_order_details\":"
-                + "{\"after_mention\":" + com.fasterxml.jackson.databind.node.DoubleNode.valueOf(own.threshold())
+                + "{\"after_mention\":" + DoubleNode.valueOf(own.threshold())
                 + "}}}}"), written);
         // The site's threshold, tuned first, stays: the lookup is worth it as often as not.
         assertEquals(0.3, view.deciding().thresholds().get("get_order_details"));

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.file;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.stretto.proxy.flow.FlowFormatException;
 import dev.stretto.proxy.flow.Promoted;
 import dev.stretto.proxy.flow.Provenance;
@@ -108,7 +109,7 @@ final class FlowReader {
                         LookupThresholds.Case c = LookupThresholds.Case.ofWireName(name);
                         if (c == null) {
                             throw new Tree.Bad(tool.path() + ": a case is mentioned, after_mention or unmentioned, not "
-                                    + CanonicalJson.write(com.fasterxml.jackson.databind.node.TextNode.valueOf(name)));
+                                    + CanonicalJson.write(TextNode.valueOf(name)));
                         }
                         cases.put(c, v);
                     });

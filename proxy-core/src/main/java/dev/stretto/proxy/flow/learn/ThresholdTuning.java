@@ -8,11 +8,15 @@ import dev.stretto.proxy.flow.run.FlowOptions;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.manifest.ToolKind;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Each site's threshold learned from what a wasted lookup costs against a turn saved ({@code
@@ -166,13 +170,13 @@ public final class ThresholdTuning {
                 lowest.computeIfAbsent(s.name(), x -> new TreeMap<>()).put(tool, all);
             }
         }
-        Set<HeldOutReplay.Where> keys = new java.util.TreeSet<>(java.util.Comparator
+        Set<HeldOutReplay.Where> keys = new TreeSet<>(Comparator
                 .comparing(HeldOutReplay.Where::site).thenComparing(HeldOutReplay.Where::tool)
                 .thenComparing(HeldOutReplay.Where::when));
         for (HeldOutReplay r : replays) {
             keys.addAll(r.run(sites, FlowOptions.DEFAULTS.threshold(), new LookupThresholds(lowest)).keySet());
         }
-        Map<HeldOutReplay.Where, Double> own = new java.util.LinkedHashMap<>();
+        Map<HeldOutReplay.Where, Double> own = new LinkedHashMap<>();
         for (int pass = 0; pass < PASSES; pass++) {
             boolean changed = false;
             for (HeldOutReplay.Where key : keys) {
@@ -192,7 +196,7 @@ public final class ThresholdTuning {
                 } else {
                     own.put(key, best);
                 }
-                changed |= !java.util.Objects.equals(best, kept);
+                changed |= !Objects.equals(best, kept);
             }
             if (!changed) {
                 break;

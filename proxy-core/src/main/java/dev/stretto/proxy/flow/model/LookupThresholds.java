@@ -1,5 +1,6 @@
 package dev.stretto.proxy.flow.model;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -74,7 +75,7 @@ public record LookupThresholds(Map<String, Map<String, Map<Case, Double>>> value
                     }
                 }
                 if (!cases.isEmpty()) {
-                    tools.put(t.getKey(), java.util.Collections.unmodifiableMap(cases));
+                    tools.put(t.getKey(), Collections.unmodifiableMap(cases));
                 }
             }
             if (!tools.isEmpty()) {

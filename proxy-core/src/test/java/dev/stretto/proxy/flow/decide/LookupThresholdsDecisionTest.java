@@ -21,6 +21,7 @@ import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.json.CanonicalJson;
 import dev.stretto.trace.log.SessionLog;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,7 +133,7 @@ class LookupThresholdsDecisionTest {
         assertFalse(afterUser.showsNewMention());
         assertEquals(Case.UNMENTIONED, FlowDecider.caseOf(unmentioned, afterUser));
         // A failed last call shows nothing.
-        List<Event> failed = new java.util.ArrayList<>(events.subList(0, 6));
+        List<Event> failed = new ArrayList<>(events.subList(0, 6));
         failed.add(new Event.ToolResult("3", order.name(), true, "Error: order not found"));
         assertFalse(BindingView.of(failed, List.of()).showsNewMention());
     }
