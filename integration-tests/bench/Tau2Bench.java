@@ -74,7 +74,10 @@ final class Tau2Bench {
         }
     }
 
-    /** The variants: the current flows first, then the levers, each on its own and together. */
+    /**
+     * The variants: the current flows first, then the levers, each on its own and together, and
+     * last the thresholds per lookup by what the customer said.
+     */
     static List<Variant> variants(double lookupCost) {
         String cost = BigDecimal.valueOf(lookupCost).stripTrailingZeros().toPlainString();
         List<String> tuned = List.of("--habit-only", "--lookup-cost", cost);
@@ -82,7 +85,9 @@ final class Tau2Bench {
                 new Variant("habit-only", false, List.of("--habit-only"), true),
                 new Variant("habit-only, conversation", true, List.of("--habit-only"), false),
                 new Variant("--lookup-cost " + cost, false, tuned, false),
-                new Variant("--lookup-cost " + cost + ", conversation", true, tuned, true));
+                new Variant("--lookup-cost " + cost + ", conversation", true, tuned, false),
+                new Variant("--lookup-cost " + cost + " --per-lookup, conversation", true,
+                        List.of("--habit-only", "--lookup-cost", cost, "--per-lookup"), true));
     }
 
     /** A lookup the flow made: the call (by its index in the expert's list) whose answer carried it. */
@@ -158,7 +163,7 @@ final class Tau2Bench {
                 o.parallel());
 
         List<Variant> ways = variants(o.lookupCost());
-        // The quick run: the current flows and the levers together, which between them take every path.
+        // The quick run: the current flows and the thresholds per lookup, which between them take every path.
         List<Variant> variants = o.quick() ? List.of(ways.getFirst(), ways.getLast()) : ways;
         Map<Boolean, Map<String, Path>> recordings = new LinkedHashMap<>();
         for (boolean conversation : List.of(false, true)) {

@@ -228,9 +228,9 @@ class ProxyMainTest {
     void aFlowThatCannotBeReadOrServedExits125WithTheReadersMessageAndLeavesNoLog(@TempDir Path tmp) throws Exception {
         Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "HOME", tmp.toString());
         Path logs = tmp.resolve("logs");
-        Files.writeString(tmp.resolve("three.flow.json"), "{\"stretto_flow\":3}");
-        assertEquals("stretto-proxy: " + tmp.resolve("three.flow.json") + ": flow format 3 is not supported (this build"
-                + " reads 1 and 2)\n", stderrOf(125, env, "--record", logs.toString(), "--flow", "~/three.flow.json",
+        Files.writeString(tmp.resolve("four.flow.json"), "{\"stretto_flow\":4}");
+        assertEquals("stretto-proxy: " + tmp.resolve("four.flow.json") + ": flow format 4 is not supported (this build"
+                + " reads 1 to 3)\n", stderrOf(125, env, "--record", logs.toString(), "--flow", "~/four.flow.json",
                 "--", "cat"));
         assertEquals("stretto-proxy: cannot read the flow missing.flow.json: no such file or directory\n",
                 stderrOf(125, env, "--record", logs.toString(), "--flow", "missing.flow.json", "--", "cat"));

@@ -140,6 +140,11 @@ final class FlowShow {
         }
         d.thresholds().forEach((site, t) -> out.println("  " + pad(site, 32) + (t > 1 ? "switched off (threshold "
                 + RustText.display(t) + ")" : "threshold " + RustText.display(t))));
+        for (FlowView.LookupThreshold l : d.lookups()) {
+            out.println("  " + pad(l.site() + " → " + l.tool() + ", " + l.when(), 32) + " " + (l.threshold() > 1
+                    ? "never looked up (threshold " + RustText.display(l.threshold()) + ")"
+                    : "threshold " + RustText.display(l.threshold())));
+        }
     }
 
     private void arbiter(FlowView.Arbiter a) {

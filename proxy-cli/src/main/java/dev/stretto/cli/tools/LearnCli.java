@@ -37,7 +37,7 @@ final class LearnCli {
                                    arbiter (serve it with the reach or habit decider); no
                                    model is asked. Byte for byte the reference's file, apart
                                    from compiled_unix_ms (and with --lookup-cost, its
-                                   per-site thresholds).
+                                   per-site thresholds; with --per-lookup, format 3).
               (the default)        the arbiter path: 30% of the sessions are held out and the
                                    habit learns from the others; at each decision of the
                                    held-out sessions the System-One model is asked what the
@@ -67,6 +67,11 @@ final class LearnCli {
                                   are served again on that fifth, and each site gets the
                                   threshold under which the lookups the agent made, less C
                                   times those it did not, come to most. Writes format 2
+              --per-lookup        with --lookup-cost: also tune each lookup at each site by
+                                  what the customer said (--context): whether they mentioned
+                                  the values it would pass, else whether the result just
+                                  before showed a new value they mentioned. Writes format 3,
+                                  which only this build serves
 
             Options of the arbiter path:
               --oracle MODE       who answers: jev (default: the cache, else TypeSafe's
@@ -109,7 +114,7 @@ final class LearnCli {
     static int run(String[] args, PrintStream out, PrintStream err, boolean bars, Map<String, String> env)
             throws UsageException, IOException {
         Args a = Args.parse(COMMAND, args, 1, Set.of("--habit-only", "--constants", "--refit-habit",
-                        "--manifest-options", "--help", "-h"),
+                        "--manifest-options", "--per-lookup", "--help", "-h"),
                 Set.of("--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life", "--arbiter-from",
                         "--oracle", "--oracle-cache", "--oracle-budget", "--predicates", "--lookup-cost"));
         if (a.has("--help") || a.has("-h")) {
@@ -171,6 +176,13 @@ final class LearnCli {
                         + " serves flows without an arbiter: use it with --habit-only");
             }
             learning.lookupCost(lookupCost);
+        }
+        if (a.has("--per-lookup")) {
+            if (!v.containsKey("--lookup-cost")) {
+                throw new UsageException(COMMAND, "--per-lookup tunes thresholds by the cost of a wasted lookup: give"
+                        + " --lookup-cost C");
+            }
+            learning.perLookup(true);
         }
         if (a.has("--habit-only")) {
             refuse(a, "--habit-only", ARBITER_OPTIONS, "it learns without a System-One model");

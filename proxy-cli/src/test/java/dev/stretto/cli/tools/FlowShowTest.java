@@ -103,10 +103,10 @@ class FlowShowTest {
 
     @Test
     void aFileThatIsNotAFlowIsNamedWithTheReason(@TempDir Path tmp) throws Exception {
-        Path notFlow = Files.writeString(tmp.resolve("x.json"), "{\"stretto_flow\":3}");
+        Path notFlow = Files.writeString(tmp.resolve("x.json"), "{\"stretto_flow\":4}");
         StrettoTest.Run r = run("flow-show", notFlow.toString());
         assertEquals(1, r.status());
-        assertEquals("stretto: " + notFlow + ": flow format 3 is not supported (this build reads 1 and 2)\n", r.err());
+        assertEquals("stretto: " + notFlow + ": flow format 4 is not supported (this build reads 1 to 3)\n", r.err());
         StrettoTest.Run none = run("flow-show");
         assertEquals(2, none.status());
         assertEquals("stretto: flow-show: no FLOW given (see 'stretto flow-show --help')\n", none.err());

@@ -261,14 +261,31 @@ public record FlowView(String domain, int format, Provenance provenance, List<To
      * @param byDefault  the decider it is served with unless another is asked for
      * @param reach      whether it has reach counts (so it can be served with reach)
      * @param thresholds per-site thresholds (above 1 switches a site off), by site in byte order
+     * @param lookups    thresholds of single lookups at single sites by case (format 3; above 1
+     *                   never makes the lookup), in the file's order
      */
-    public record Deciding(DeciderKind byDefault, boolean reach, Map<String, Double> thresholds) {
+    public record Deciding(DeciderKind byDefault, boolean reach, Map<String, Double> thresholds,
+                           List<LookupThreshold> lookups) {
 
         /** Copies the thresholds, keeping their order. */
         public Deciding {
             Objects.requireNonNull(byDefault, "byDefault");
             thresholds = Collections.unmodifiableMap(new LinkedHashMap<>(thresholds));
+            lookups = List.copyOf(lookups);
         }
+    }
+
+    /**
+     * The threshold of one lookup at one site in one case.
+     *
+     * @param site      the site
+     * @param tool      the lookup
+     * @param when      the case: {@code mentioned} (the customer mentioned the values it would
+     *                  pass), {@code after_mention} (else, the result just before showed a new
+     *                  value the customer mentioned) or {@code unmentioned}
+     * @param threshold the threshold
+     */
+    public record LookupThreshold(String site, String tool, String when, double threshold) {
     }
 
     /**
@@ -343,7 +360,8 @@ public record FlowView(String domain, int format, Provenance provenance, List<To
         List<Tool> tools = new ArrayList<>();
         f.manifest().tools().forEach((name, kind) -> tools.add(new Tool(name, kind, f.contracts().get(name))));
         return new FlowView(f.manifest().domain(), f.format(), f.provenance(), tools, sites(f.sites()),
-                lookups(f.bindings()), new Deciding(DeciderChoice.defaultFor(f), f.reach() != null, f.thresholds()),
+                lookups(f.bindings()), new Deciding(DeciderChoice.defaultFor(f), f.reach() != null, f.thresholds(),
+                        lookupThresholds(f)),
                 arbiter(f), f.promoted());
     }
 
@@ -419,5 +437,12 @@ public record FlowView(String domain, int format, Provenance provenance, List<To
             folds.add(new Fold(fold.weights(), fold.rates().agree(), fold.rates().cover(), rates));
         }
         return new Arbiter(f.model(), f.provenance().arbiterCases(), predicates, folds);
+    }
+
+    private static List<LookupThreshold> lookupThresholds(dev.stretto.proxy.flow.model.Flow f) {
+        List<LookupThreshold> out = new ArrayList<>();
+        f.lookupThresholds().values().forEach((site, tools) -> tools.forEach((tool, cases) -> cases.forEach(
+                (when, t) -> out.add(new LookupThreshold(site, tool, when.wireName(), t)))));
+        return out;
     }
 }

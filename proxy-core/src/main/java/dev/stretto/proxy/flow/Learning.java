@@ -48,6 +48,7 @@ public final class Learning {
     private boolean constants;
     private Double halfLife;
     private Double lookupCost;
+    private boolean perLookup;
     private Oracle oracle;
     private Path arbiterFile;
     private double budget = 1.0;
@@ -176,6 +177,21 @@ public final class Learning {
             throw new IllegalArgumentException("--lookup-cost must be a number above 0");
         }
         this.lookupCost = cost;
+        return this;
+    }
+
+    /**
+     * With the lookup cost, each lookup at each site also gets thresholds of its own ({@code
+     * stretto learn --per-lookup}): one for each case of what the customer said (whether they
+     * mentioned the lookup's picked values, else whether the result just before showed a new
+     * value they mentioned), tuned the same way as the sites'. The flow then carries {@code
+     * lookup_thresholds} (format 3, which only this build serves).
+     *
+     * @param perLookup whether to learn them
+     * @return this
+     */
+    public Learning perLookup(boolean perLookup) {
+        this.perLookup = perLookup;
         return this;
     }
 
@@ -321,6 +337,10 @@ public final class Learning {
             throw new IllegalStateException("the lookup cost tunes the thresholds of the reach decider, which serves"
                     + " flows without an arbiter: learn habit-only");
         }
+        if (perLookup && lookupCost == null) {
+            throw new IllegalStateException("thresholds per lookup are tuned by the cost of a wasted lookup: give"
+                    + " the lookup cost");
+        }
         if (fitOptionsSet && oracle == null) {
             throw new IllegalStateException("the budget, predicates, every read tool offered and the habit refitted"
                     + " are options of the arbiter path: give an oracle");
@@ -333,7 +353,7 @@ public final class Learning {
         List<SessionLog> sessions = directory != null ? SessionReader.read(directory, progress)
                 : SessionReader.of(logs, progress);
         LearnOptions options = new LearnOptions(directory, domain, manifest == null ? null : FlowManifest.of(Manifest.read(manifest)),
-                byId, constants, halfLife, arbiter, lookupCost);
+                byId, constants, halfLife, arbiter, lookupCost, perLookup);
         FlowLearner.Result learned = new FlowLearner(options, progress, clock).learn(sessions);
         return new LearnedFlow(learned.flow(), learned.sessions());
     }

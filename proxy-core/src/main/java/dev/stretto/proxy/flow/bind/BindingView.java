@@ -45,6 +45,7 @@ public final class BindingView {
     private Set<String> givenSince;
     private Map<String, Map<String, Set<String>>> passedSince;
     private Map<String, JsonNode> outputOf;
+    private Boolean newMention;
 
     private BindingView(List<Event> events, List<ToolCall> extra, BindingMemo memo, BindingMemo.Prefix prefix,
                         List<Output> outputs, String customer, List<ToolCall> made) {
@@ -167,6 +168,48 @@ public final class BindingView {
     /** Whether the customer mentioned {@code value} ({@link Mentions#mentions} on {@link #customer()}). */
     public boolean mentions(String value) {
         return memo.mentions(customer, value);
+    }
+
+    /**
+     * Whether the result of the episode's last call shows a value the customer mentioned that
+     * no earlier result (but the same result read before) and no call's arguments held: what
+     * the customer described has just been found. Values of fewer than four characters do not
+     * count; a failed last call shows nothing.
+     */
+    public boolean showsNewMention() {
+        if (newMention == null) {
+            newMention = newMention();
+        }
+        return newMention;
+    }
+
+    private boolean newMention() {
+        Event.ToolResult last = null;
+        for (int i = events.size() - 1; i >= 0 && last == null; i--) {
+            if (events.get(i) instanceof Event.ToolResult r) {
+                last = r;
+            }
+        }
+        if (last == null || last.error() || outputs.isEmpty() || !outputs.getLast().callId().equals(last.callId())) {
+            return false;
+        }
+        Set<String> earlier = new HashSet<>();
+        JsonNode shown = outputs.getLast().parsed();
+        for (Output o : outputs.subList(0, outputs.size() - 1)) {
+            // The same result read again (the agent repeating a lookup the flow made) shows it anew.
+            if (!o.parsed().equals(shown)) {
+                earlier.addAll(memo.scalars(o.parsed()));
+            }
+        }
+        for (ToolCall c : made) {
+            JsonPaths.scalars(c.arguments(), earlier);
+        }
+        for (String v : memo.scalars(outputs.getLast().parsed())) {
+            if (v.codePointCount(0, v.length()) >= 4 && !earlier.contains(v) && mentions(v)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The string values at {@code path} in {@code output} ({@link JsonPaths#at}), in document order. */

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.bind.Binder;
 import dev.stretto.proxy.flow.bind.BindingView;
+import dev.stretto.proxy.flow.bind.Mention;
 import dev.stretto.proxy.flow.bind.Pick;
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.model.LookupThresholds;
 import dev.stretto.proxy.flow.model.Sites;
 import dev.stretto.proxy.flow.predict.Predictions;
 import dev.stretto.proxy.flow.predict.Step;
@@ -41,6 +43,11 @@ import java.util.function.Function;
  *   <li>Reach: among the lookups at least at the threshold that bind, the best probability
  *       times chance; without one, the last binding failure, else the likeliest lookup under
  *       the threshold, else {@code no lookup to make}.</li>
+ *   <li>A lookup with thresholds of its own at the site ({@link LookupThresholds}, format 3)
+ *       is held to the one of its case instead of the site's: whether the customer mentioned
+ *       its picked values, else whether the last result shows a new value the customer
+ *       mentioned. Reach then takes the best of the lookups whose probability times chance
+ *       reaches their own threshold.</li>
  *   <li>With {@link Exploration}, a seeded draw may take another lookup that binds instead,
  *       and the decision carries its {@link Policy}.</li>
  * </ol>
@@ -150,8 +157,9 @@ public final class FlowDecider {
         Function<String, Pick> bind = tool -> picks.computeIfAbsent(tool,
                 t -> binder.pick(view, t, c.argumentNames() == null ? null : c.argumentNames().apply(t)));
         Map<String, Double> probs = s.probs();
+        Function<String, Double> thresholds = tool -> threshold(c, tool, bind, view);
         Proposal proposal = scorer.kind() == DeciderKind.REACH
-                ? bestBound(c, probs, bind) : lookupFirst(c, probs, bind);
+                ? bestBound(c, probs, bind, thresholds) : lookupFirst(c, probs, bind, thresholds);
         Policy policy = null;
         if (exploration != null) {
             Explored explored = explore(c, probs, bind, proposal);
@@ -164,12 +172,42 @@ public final class FlowDecider {
                 s.key(), policy);
     }
 
+    /**
+     * The threshold {@code tool} must reach here: its own for the case the decision is in
+     * ({@link LookupThresholds}), else the site's. Only a lookup that has thresholds of its own
+     * at this site is bound to find its case.
+     */
+    private double threshold(Context c, String tool, Function<String, Pick> bind, BindingView view) {
+        LookupThresholds own = flow.lookupThresholds();
+        if (own.isEmpty() || !own.values().getOrDefault(c.site(), Map.of()).containsKey(tool)) {
+            return c.threshold();
+        }
+        Double t = own.get(c.site(), tool, caseOf(bind.apply(tool), view));
+        return t == null ? c.threshold() : t;
+    }
+
+    /**
+     * The case of a lookup's binding: whether the customer mentioned every picked value, else
+     * whether the last result shows a new value the customer mentioned.
+     *
+     * @param pick the lookup's binding
+     * @param view what the binding was made in
+     * @return the case
+     */
+    public static LookupThresholds.Case caseOf(Pick pick, BindingView view) {
+        if (pick instanceof Pick.Bound b && b.mention() == Mention.PICKED) {
+            return LookupThresholds.Case.MENTIONED;
+        }
+        return view.showsNewMention() ? LookupThresholds.Case.AFTER_MENTION : LookupThresholds.Case.UNMENTIONED;
+    }
+
     /** The offered lookups that have a probability, in option order. */
     private static List<String> lookups(Context c, Map<String, Double> probs) {
         return c.question().offered().stream().filter(probs::containsKey).toList();
     }
 
-    private static Proposal lookupFirst(Context c, Map<String, Double> probs, Function<String, Pick> bind) {
+    private static Proposal lookupFirst(Context c, Map<String, Double> probs, Function<String, Pick> bind,
+                                        Function<String, Double> thresholds) {
         String best = null;
         for (String tool : lookups(c, probs)) {
             if (best == null || probs.get(tool) > probs.get(best)) {
@@ -180,36 +218,46 @@ public final class FlowDecider {
             return new Proposal(null, null, "no lookup to make", null, null);
         }
         double p = probs.get(best);
-        if (p < c.threshold()) {
-            return below(best, p, c.threshold());
+        double t = thresholds.apply(best);
+        if (p < t) {
+            return below(best, p, t);
         }
-        return bound(best, p, bind.apply(best), c.threshold());
+        return bound(best, p, bind.apply(best), t);
     }
 
-    private static Proposal bestBound(Context c, Map<String, Double> probs, Function<String, Pick> bind) {
+    private static Proposal bestBound(Context c, Map<String, Double> probs, Function<String, Pick> bind,
+                                      Function<String, Double> thresholds) {
+        // The best lookup whose probability times chance reaches its threshold; else the best of
+        // those whose probability alone does, whose shortfall is the reason to hand back.
         String best = null;
         double bestScore = 0;
+        String nearest = null;
+        double nearestScore = 0;
         String failed = null;
         for (String tool : lookups(c, probs)) {
             double p = probs.get(tool);
-            if (p < c.threshold()) {
+            double t = thresholds.apply(tool);
+            if (p < t) {
                 continue;
             }
             if (bind.apply(tool) instanceof Pick.Bound b) {
                 double score = p * b.chance();
-                if (best == null || score > bestScore) {
-                    best = tool;
-                    bestScore = score;
+                if (score >= t) {
+                    if (best == null || score > bestScore) {
+                        best = tool;
+                        bestScore = score;
+                    }
+                } else if (nearest == null || score > nearestScore) {
+                    nearest = tool;
+                    nearestScore = score;
                 }
             } else {
                 failed = tool;
             }
         }
-        if (best != null) {
-            return bound(best, probs.get(best), bind.apply(best), c.threshold());
-        }
-        if (failed != null) {
-            return bound(failed, probs.get(failed), bind.apply(failed), c.threshold());
+        String chosen = best != null ? best : nearest != null ? nearest : failed;
+        if (chosen != null) {
+            return bound(chosen, probs.get(chosen), bind.apply(chosen), thresholds.apply(chosen));
         }
         String likeliest = null;
         for (String tool : lookups(c, probs)) {
@@ -218,10 +266,14 @@ public final class FlowDecider {
             }
         }
         return likeliest == null ? new Proposal(null, null, "no lookup to make", null, null)
-                : below(likeliest, probs.get(likeliest), c.threshold());
+                : below(likeliest, probs.get(likeliest), thresholds.apply(likeliest));
     }
 
     private static Proposal below(String tool, double p, double threshold) {
+        if (threshold > 1) {
+            return new Proposal(tool, null, tool + " at " + RustText.twoDecimals(p)
+                    + ", switched off here in this case", p, null);
+        }
         return new Proposal(tool, null, tool + " at " + RustText.twoDecimals(p) + ", below "
                 + RustText.display(threshold), p, null);
     }

@@ -11,16 +11,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * Reads and writes {@code *.flow.json} files, formats 1 and 2, exactly as the reference
+ * Reads and writes {@code *.flow.json} files, formats 1 and 2 exactly as the reference
  * implementation does, so flows move between the two: a file read and written back is the
- * same bytes.
+ * same bytes. Format 3 is format 2 with {@code lookup_thresholds} (last), which only this
+ * build serves ({@code stretto learn --per-lookup}).
  *
- * <p>Reading checks what a flow's load checks: the version field first (1 and 2 are read;
- * {@code flow format N is not supported (this build reads 1 and 2)}; no version is
+ * <p>Reading checks what a flow's load checks: the version field first (1 to 3 are read;
+ * {@code flow format N is not supported (this build reads 1 to 3)}; no version is
  * {@code not a stretto flow: ...}), that a file marked 1 carries no field of format 2
  * ({@code thresholds}, {@code bindings.named_other}, {@code described_read},
  * {@code site_sources}, {@code lists}, {@code bare}, {@code constants}), the shape of every
- * field, and that the program, if any, is the standard run. Absent {@code program},
+ * field, that a file below 3 carries no {@code lookup_thresholds}, and that the program, if any, is the standard run. Absent {@code program},
  * {@code promoted}, {@code thresholds}, {@code contracts}, {@code reach},
  * {@code sites.every_read} and format-2 fields read as absent or empty.
  *

@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.file;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.stretto.proxy.flow.FlowFormatException;
 import dev.stretto.proxy.flow.Promoted;
 import dev.stretto.proxy.flow.Provenance;
@@ -13,6 +14,7 @@ import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.FlowManifest;
 import dev.stretto.proxy.flow.model.Fold;
 import dev.stretto.proxy.flow.model.Habit;
+import dev.stretto.proxy.flow.model.LookupThresholds;
 import dev.stretto.proxy.flow.model.Predicate;
 import dev.stretto.proxy.flow.model.Program;
 import dev.stretto.proxy.flow.model.Sites;
@@ -51,8 +53,8 @@ final class FlowReader {
         if (!version.isIntegralNumber()) {
             throw new FlowFormatException("not a stretto flow: its \"stretto_flow\" version is not a whole number");
         }
-        if (!version.canConvertToInt() || (version.intValue() != 1 && version.intValue() != 2)) {
-            throw new FlowFormatException("flow format " + version.asText() + " is not supported (this build reads 1 and 2)");
+        if (!version.canConvertToInt() || version.intValue() < 1 || version.intValue() > 3) {
+            throw new FlowFormatException("flow format " + version.asText() + " is not supported (this build reads 1 to 3)");
         }
         try {
             return flow(new Tree(root, ""), version.intValue());
@@ -81,13 +83,39 @@ final class FlowReader {
         Map<String, String> contracts = stringMap(t.optional("contracts"), Tree::string);
         Tree r = t.optional("reach");
         Backoff reach = r == null ? null : backoff(r);
+        LookupThresholds lookupThresholds = lookupThresholds(t.optional("lookup_thresholds"));
         List<String> v2 = Flow.format2Fields(bindings, thresholds);
         if (format == 1 && !v2.isEmpty()) {
             throw new Tree.Bad("the flow is marked format 1 but carries " + String.join(", ", v2)
                     + ", which need format 2");
         }
+        if (format < 3 && !lookupThresholds.isEmpty()) {
+            throw new Tree.Bad("the flow is marked format " + format + " but carries lookup_thresholds, which need"
+                    + " format 3");
+        }
         return make(t, () -> new Flow(format, provenance, vocab, manifest, map, group, habit, sites, predicates,
-                weighed, folds, bindings, model, program, promoted, thresholds, contracts, reach));
+                weighed, folds, bindings, model, program, promoted, thresholds, contracts, reach, lookupThresholds));
+    }
+
+    /** {@code {site: {lookup: {case: threshold}}}}, absent for none. */
+    private static LookupThresholds lookupThresholds(Tree t) {
+        if (t == null) {
+            return LookupThresholds.NONE;
+        }
+        Map<String, Map<String, Map<LookupThresholds.Case, Double>>> values = stringMap(t,
+                site -> stringMap(site, tool -> {
+                    Map<LookupThresholds.Case, Double> cases = new LinkedHashMap<>();
+                    stringMap(tool, Tree::number).forEach((name, v) -> {
+                        LookupThresholds.Case c = LookupThresholds.Case.ofWireName(name);
+                        if (c == null) {
+                            throw new Tree.Bad(tool.path() + ": a case is mentioned, after_mention or unmentioned, not "
+                                    + CanonicalJson.write(TextNode.valueOf(name)));
+                        }
+                        cases.put(c, v);
+                    });
+                    return cases;
+                }));
+        return make(t, () -> new LookupThresholds(values));
     }
 
     /** Runs a model constructor, turning its refusal into a shape error at {@code where}. */

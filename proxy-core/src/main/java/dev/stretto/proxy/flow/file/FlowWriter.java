@@ -9,6 +9,7 @@ import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.FlowManifest;
 import dev.stretto.proxy.flow.model.Fold;
 import dev.stretto.proxy.flow.model.Habit;
+import dev.stretto.proxy.flow.model.LookupThresholds;
 import dev.stretto.proxy.flow.model.Predicate;
 import dev.stretto.proxy.flow.model.Program;
 import dev.stretto.proxy.flow.Promoted;
@@ -87,6 +88,23 @@ final class FlowWriter {
         if (f.reach() != null) {
             key("reach");
             backoff(f.reach());
+        }
+        if (!f.lookupThresholds().isEmpty()) {
+            key("lookup_thresholds");
+            object(f.lookupThresholds().values(), (site, tools) -> object(tools, (tool, cases) -> {
+                out.append('{');
+                boolean first = true;
+                for (Map.Entry<LookupThresholds.Case, Double> c : cases.entrySet()) {
+                    if (!first) {
+                        out.append(',');
+                    }
+                    first = false;
+                    string(c.getKey().wireName());
+                    out.append(':');
+                    number(c.getValue());
+                }
+                out.append('}');
+            }));
         }
         out.append('}');
     }

@@ -88,8 +88,9 @@ public final class FlowLearner {
     private Flow tuned(Flow flow, Sessions sessions) throws FlowException {
         // The folds' five flows are learned without a word: their lines would bury those of the flow itself.
         ThresholdTuning.Result r = new ThresholdTuning(new HabitLearner(options, Progress.NONE, clock),
-                options.lookupCost()).tune(flow, sessions);
-        progress.line("thresholds of " + r.flow().thresholds().size() + " sites, a wasted lookup costing "
+                options.lookupCost(), options.perLookup()).tune(flow, sessions);
+        String own = options.perLookup() ? " and " + r.flow().lookupThresholds().size() + " of single lookups" : "";
+        progress.line("thresholds of " + r.flow().thresholds().size() + " sites" + own + ", a wasted lookup costing "
                 + BigDecimal.valueOf(options.lookupCost()).stripTrailingZeros().toPlainString()
                 + " turns saved, from the flows of " + r.folds() + " folds served on the others: " + r.used()
                 + " lookups the agent made and " + r.wasted() + " it did not (at the default threshold "

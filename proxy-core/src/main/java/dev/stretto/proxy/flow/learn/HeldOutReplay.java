@@ -1,11 +1,13 @@
 package dev.stretto.proxy.flow.learn;
 
+import dev.stretto.proxy.flow.bind.Binder;
 import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.decide.Decision;
 import dev.stretto.proxy.flow.decide.DecisionStep;
 import dev.stretto.proxy.flow.decide.FlowDecider;
 import dev.stretto.proxy.flow.decide.Scorer;
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.model.LookupThresholds;
 import dev.stretto.proxy.flow.run.FlowOptions;
 import dev.stretto.proxy.flow.tools.LiveTools;
 import dev.stretto.proxy.flow.tools.ToolGate;
@@ -42,10 +44,24 @@ final class HeldOutReplay {
     /** The id prefix of the proxy's own calls in a served session: they are not the agent's. */
     static final String PROXY_IDS = "stretto-";
 
-    /** The lookups one replay proposed at one site. */
+    /** The lookups one replay proposed at one site, of one tool, in one case. */
     static final class Tally {
         long used;
         long wasted;
+    }
+
+    /**
+     * Where a tally's lookups were made.
+     *
+     * @param site   the site
+     * @param tool   the lookup
+     * @param when   its case ({@link FlowDecider#caseOf})
+     */
+    record Where(String site, String tool, LookupThresholds.Case when) {
+    }
+
+    /** A decision, with the case of its lookup (null when it hands back). */
+    private record Decided(Decision decision, LookupThresholds.Case when) {
     }
 
     /**
@@ -63,9 +79,10 @@ final class HeldOutReplay {
     private final Flow flow;
     private final Set<String> writes;
     private final List<Session> sessions = new ArrayList<>();
-    private final Map<Double, FlowDecider> deciders = new HashMap<>();
-    private final Map<String, Decision> decided = new HashMap<>();
+    private final Map<String, FlowDecider> deciders = new HashMap<>();
+    private final Map<String, Decided> decided = new HashMap<>();
     private final ToolGate gate;
+    private final Binder binder;
 
     /**
      * @param flow    the flow learned without {@code heldOut}
@@ -73,23 +90,32 @@ final class HeldOutReplay {
      * @param writes  the tools that are writes
      */
     HeldOutReplay(Flow flow, List<Episode> heldOut, Set<String> writes) {
-        this.flow = flow.withThresholds(Map.of()).withPromoted(null);
+        this.flow = flow.withThresholds(Map.of()).withLookupThresholds(LookupThresholds.NONE).withPromoted(null);
         this.writes = writes;
         this.gate = new ToolGate(this.flow, null);
+        this.binder = new Binder(this.flow);
         heldOut.forEach(e -> sessions.add(session(e)));
     }
 
     /** The lookups proposed at each site, with {@code thresholds} by site name and {@code otherwise} elsewhere. */
-    Map<String, Tally> run(Map<String, Double> thresholds, double otherwise) {
-        Map<String, Tally> tallies = new HashMap<>();
+    Map<Where, Tally> run(Map<String, Double> thresholds, double otherwise) {
+        return run(thresholds, otherwise, LookupThresholds.NONE);
+    }
+
+    /**
+     * The lookups proposed at each site, with {@code thresholds} by site name, {@code
+     * otherwise} elsewhere, and {@code lookups} for single lookups.
+     */
+    Map<Where, Tally> run(Map<String, Double> thresholds, double otherwise, LookupThresholds lookups) {
+        Map<Where, Tally> tallies = new HashMap<>();
         for (int s = 0; s < sessions.size(); s++) {
-            serve(sessions.get(s), s, thresholds, otherwise, tallies);
+            serve(sessions.get(s), s, thresholds, otherwise, lookups, tallies);
         }
         return tallies;
     }
 
     private void serve(Session s, int index, Map<String, Double> thresholds, double otherwise,
-                       Map<String, Tally> tallies) {
+                       LookupThresholds lookups, Map<Where, Tally> tallies) {
         List<Event> events = s.episode().events();
         List<Event> served = new ArrayList<>();
         StringBuilder key = new StringBuilder().append(index);
@@ -113,11 +139,13 @@ final class HeldOutReplay {
                 if (threshold > 1) {
                     break;
                 }
-                Decision d = decide(cut, key + "@" + threshold, threshold);
+                Map<String, Map<LookupThresholds.Case, Double>> own = lookups.values().getOrDefault(site, Map.of());
+                Decided decided = decide(cut, key + "@" + threshold + own, site, threshold, own);
+                Decision d = decided.decision();
                 if (!d.lookup()) {
                     break;
                 }
-                Tally t = tallies.computeIfAbsent(site, k -> new Tally());
+                Tally t = tallies.computeIfAbsent(new Where(site, d.tool(), decided.when()), k -> new Tally());
                 ToolCall agents = BindingView.firstMaking(later, d.tool(), d.arguments());
                 Event.ToolResult result = agents == null ? null : s.results().get(agents.id());
                 if (agents == null) {
@@ -139,14 +167,25 @@ final class HeldOutReplay {
         }
     }
 
-    private Decision decide(EpisodeCut cut, String key, double threshold) {
-        Decision d = decided.get(key);
+    /** The decision at {@code cut}, with {@code threshold} at its site and {@code own} for its lookups there. */
+    private Decided decide(EpisodeCut cut, String key, String site, double threshold,
+                           Map<String, Map<LookupThresholds.Case, Double>> own) {
+        Decided d = decided.get(key);
         if (d == null) {
-            FlowDecider decider = deciders.computeIfAbsent(threshold, t -> new FlowDecider(flow, Scorer.reach(flow), t,
-                    null, ""));
+            String config = threshold + "|" + site + own;
+            FlowDecider decider = deciders.computeIfAbsent(config, k -> new FlowDecider(
+                    own.isEmpty() ? flow : flow.withLookupThresholds(new LookupThresholds(Map.of(site, own))),
+                    Scorer.reach(flow), threshold, null, ""));
             DecisionStep step = decider.decide(cut, tool -> gate.requiredArguments(tool, LiveTools.NONE));
             // The reach decider never asks the System-One model.
-            d = ((DecisionStep.Decided) step).decision();
+            Decision decision = ((DecisionStep.Decided) step).decision();
+            LookupThresholds.Case when = null;
+            if (decision.lookup()) {
+                BindingView view = BindingView.of(cut);
+                when = FlowDecider.caseOf(binder.pick(view, decision.tool(),
+                        gate.requiredArguments(decision.tool(), LiveTools.NONE)), view);
+            }
+            d = new Decided(decision, when);
             decided.put(key, d);
         }
         return d;

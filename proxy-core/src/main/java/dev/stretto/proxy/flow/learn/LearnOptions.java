@@ -20,15 +20,19 @@ import java.util.Objects;
  * @param arbiter   whether and how the flow gets an arbiter
  * @param lookupCost what a wasted lookup costs in turns saved, to learn each site's threshold
  *                   from ({@code --lookup-cost}, {@link ThresholdTuning}), or null to learn none
+ * @param perLookup  whether each lookup at each site also gets thresholds of its own by what
+ *                   the customer said ({@code --per-lookup}; needs a lookup cost)
  */
 public record LearnOptions(Path sessions, String domain, FlowManifest manifest, Map<String, Double> rewards,
-                           boolean constants, Double halfLife, Arbiter arbiter, Double lookupCost) {
+                           boolean constants, Double halfLife, Arbiter arbiter, Double lookupCost,
+                           boolean perLookup) {
 
     /**
      * Checks the options.
      *
      * @throws IllegalArgumentException when the half-life or the lookup cost is not above 0, or
-     *                                  a lookup cost is given for a flow with an arbiter
+     *                                  a lookup cost is given for a flow with an arbiter, or
+     *                                  lookup thresholds are asked for without a lookup cost
      */
     public LearnOptions {
         Objects.requireNonNull(domain, "domain");
@@ -39,6 +43,10 @@ public record LearnOptions(Path sessions, String domain, FlowManifest manifest, 
         }
         if (lookupCost != null && (!(lookupCost > 0.0) || lookupCost.isInfinite())) {
             throw new IllegalArgumentException("--lookup-cost must be a number above 0");
+        }
+        if (perLookup && lookupCost == null) {
+            throw new IllegalArgumentException("--per-lookup tunes thresholds by the cost of a wasted lookup: give"
+                    + " --lookup-cost");
         }
         if (lookupCost != null && !(arbiter instanceof HabitOnly)) {
             throw new IllegalArgumentException("--lookup-cost learns thresholds for the reach decider: use it with"

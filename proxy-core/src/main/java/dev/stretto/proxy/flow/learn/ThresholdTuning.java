@@ -2,16 +2,21 @@ package dev.stretto.proxy.flow.learn;
 
 import dev.stretto.proxy.flow.FlowException;
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.model.LookupThresholds;
 import dev.stretto.proxy.flow.model.Sites;
 import dev.stretto.proxy.flow.run.FlowOptions;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.manifest.ToolKind;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Each site's threshold learned from what a wasted lookup costs against a turn saved ({@code
@@ -25,6 +30,13 @@ import java.util.TreeMap;
  * keeps the threshold the site has, else takes the highest. The flow learned from every session
  * gets the thresholds of every site it offers lookups at (format 2, which the reference reads).
  * They are tuned for the reach decider, the one a habit-only flow is served with.
+ *
+ * <p>With {@code perLookup}, each lookup at each site then gets thresholds of its own, one for
+ * each {@link LookupThresholds.Case} the replays made it in (whether the customer mentioned
+ * the picked values, else whether the result just before showed a new value the customer
+ * mentioned), tuned the same way, one at a time, starting from the site's: the flow gets them
+ * as {@code lookup_thresholds} (format 3). A lookup case whose best threshold is the site's
+ * gets none.
  */
 public final class ThresholdTuning {
 
@@ -40,6 +52,7 @@ public final class ThresholdTuning {
 
     private final HabitLearner learner;
     private final double cost;
+    private final boolean perLookup;
 
     /**
      * What tuning found.
@@ -54,16 +67,29 @@ public final class ThresholdTuning {
     public record Result(Flow flow, int folds, long usedBefore, long wastedBefore, long used, long wasted) {
     }
 
+    /** The lowest threshold tried for a lookup, to find the cases it is made in. */
+    private static final double LOWEST = CANDIDATES.getFirst();
+
     /**
      * @param learner learns the flow of each fold's other sessions (its progress is best kept quiet)
      * @param cost    what a wasted lookup costs, in turns saved; more than 0
      */
     public ThresholdTuning(HabitLearner learner, double cost) {
+        this(learner, cost, false);
+    }
+
+    /**
+     * @param learner   learns the flow of each fold's other sessions (its progress is best kept quiet)
+     * @param cost      what a wasted lookup costs, in turns saved; more than 0
+     * @param perLookup whether each lookup at each site also gets thresholds of its own by case
+     */
+    public ThresholdTuning(HabitLearner learner, double cost, boolean perLookup) {
         if (!(cost > 0) || Double.isInfinite(cost)) {
             throw new IllegalArgumentException("the cost of a wasted lookup must be a number above 0");
         }
         this.learner = learner;
         this.cost = cost;
+        this.perLookup = perLookup;
     }
 
     /**
@@ -125,8 +151,65 @@ public final class ThresholdTuning {
                 break;
             }
         }
-        long[] after = totals(replays, thresholds);
-        return new Result(flow.withThresholds(thresholds), k, before[0], before[1], after[0], after[1]);
+        LookupThresholds own = perLookup ? perLookup(replays, thresholds, flow) : LookupThresholds.NONE;
+        long[] after = totals(replays, thresholds, own);
+        return new Result(flow.withThresholds(thresholds).withLookupThresholds(own), k, before[0], before[1],
+                after[0], after[1]);
+    }
+
+    /** Each lookup's own thresholds by case, with the sites' as tuned. */
+    private LookupThresholds perLookup(List<HeldOutReplay> replays, Map<String, Double> sites, Flow flow) {
+        // The cases each lookup is made in when every lookup may be made: those are the ones to tune.
+        Map<String, Map<String, Map<LookupThresholds.Case, Double>>> lowest = new TreeMap<>();
+        for (Sites.Site s : flow.sites().next().keySet()) {
+            for (String tool : flow.sites().offered(s)) {
+                Map<LookupThresholds.Case, Double> all = new TreeMap<>();
+                for (LookupThresholds.Case c : LookupThresholds.Case.values()) {
+                    all.put(c, LOWEST);
+                }
+                lowest.computeIfAbsent(s.name(), x -> new TreeMap<>()).put(tool, all);
+            }
+        }
+        Set<HeldOutReplay.Where> keys = new TreeSet<>(Comparator
+                .comparing(HeldOutReplay.Where::site).thenComparing(HeldOutReplay.Where::tool)
+                .thenComparing(HeldOutReplay.Where::when));
+        for (HeldOutReplay r : replays) {
+            keys.addAll(r.run(sites, FlowOptions.DEFAULTS.threshold(), new LookupThresholds(lowest)).keySet());
+        }
+        Map<HeldOutReplay.Where, Double> own = new LinkedHashMap<>();
+        for (int pass = 0; pass < PASSES; pass++) {
+            boolean changed = false;
+            for (HeldOutReplay.Where key : keys) {
+                Double kept = own.get(key);
+                Double best = kept;
+                double bestValue = value(totals(replays, sites, of(own)));
+                for (double t : candidatesAndOff()) {
+                    own.put(key, t);
+                    double v = value(totals(replays, sites, of(own)));
+                    if (v > bestValue) {
+                        best = t;
+                        bestValue = v;
+                    }
+                }
+                if (best == null) {
+                    own.remove(key);
+                } else {
+                    own.put(key, best);
+                }
+                changed |= !Objects.equals(best, kept);
+            }
+            if (!changed) {
+                break;
+            }
+        }
+        return of(own);
+    }
+
+    private static LookupThresholds of(Map<HeldOutReplay.Where, Double> own) {
+        Map<String, Map<String, Map<LookupThresholds.Case, Double>>> values = new TreeMap<>();
+        own.forEach((w, t) -> values.computeIfAbsent(w.site(), x -> new TreeMap<>())
+                .computeIfAbsent(w.tool(), x -> new TreeMap<>()).put(w.when(), t));
+        return new LookupThresholds(values);
     }
 
     private static List<Double> candidatesAndOff() {
@@ -141,9 +224,14 @@ public final class ThresholdTuning {
 
     /** The lookups used and wasted in every fold's replay with {@code thresholds}. */
     private static long[] totals(List<HeldOutReplay> replays, Map<String, Double> thresholds) {
+        return totals(replays, thresholds, LookupThresholds.NONE);
+    }
+
+    /** The lookups used and wasted in every fold's replay with {@code thresholds} and {@code own}. */
+    private static long[] totals(List<HeldOutReplay> replays, Map<String, Double> thresholds, LookupThresholds own) {
         long[] out = new long[2];
         for (HeldOutReplay r : replays) {
-            for (HeldOutReplay.Tally t : r.run(thresholds, FlowOptions.DEFAULTS.threshold()).values()) {
+            for (HeldOutReplay.Tally t : r.run(thresholds, FlowOptions.DEFAULTS.threshold(), own).values()) {
                 out[0] += t.used;
                 out[1] += t.wasted;
             }

@@ -17,7 +17,8 @@ import java.util.Objects;
  * <p>Files are read and written by {@link dev.stretto.proxy.flow.file.FlowFile}.
  *
  * @param format      the format version: 1, or 2 when {@link #thresholds()} or a format-2
- *                    field of {@link #bindings()} is present
+ *                    field of {@link #bindings()} is present, or 3 when
+ *                    {@link #lookupThresholds()} is
  * @param provenance  where the flow came from
  * @param vocab       the action vocabulary in id order: {@code Respond} (id 0), then the tools
  *                    sorted by name; id {@code vocab.size()} stands for any other action
@@ -36,18 +37,22 @@ import java.util.Objects;
  * @param thresholds  per-site decision thresholds (above 1 switches a site off), sorted
  * @param contracts   per tool, the input contract pinned when the flow was learned, sorted
  * @param reach       the counts of the reach decider, or null
+ * @param lookupThresholds thresholds of single lookups at single sites by what the customer
+ *                    said (format 3), {@link LookupThresholds#NONE} when there are none
  */
 public record Flow(int format, Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map,
                    long group, Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed,
                    List<Fold> folds, Bindings bindings, String model, Program program, Promoted promoted,
-                   Map<String, Double> thresholds, Map<String, String> contracts, Backoff reach)
+                   Map<String, Double> thresholds, Map<String, String> contracts, Backoff reach,
+                   LookupThresholds lookupThresholds)
         implements dev.stretto.proxy.flow.Flow {
 
     /**
      * Copies every collection.
      *
-     * @throws IllegalArgumentException when the format is not 1 or 2, or is 1 while a format-2
-     *                                  field is present, or the habit's or reach's vocabulary
+     * @throws IllegalArgumentException when the format is not 1, 2 or 3, or is 1 while a format-2
+     *                                  field is present, or below 3 while lookup thresholds
+     *                                  are, or the habit's or reach's vocabulary
      *                                  size is not the vocabulary's plus one
      */
     public Flow {
@@ -64,8 +69,13 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
         Objects.requireNonNull(model, "model");
         thresholds = Sorted.byName(thresholds, "thresholds");
         contracts = Sorted.byName(contracts, "contracts");
-        if (format != 1 && format != 2) {
-            throw new IllegalArgumentException("flow format " + format + " is not supported (this build reads 1 and 2)");
+        Objects.requireNonNull(lookupThresholds, "lookupThresholds");
+        if (format < 1 || format > 3) {
+            throw new IllegalArgumentException("flow format " + format + " is not supported (this build reads 1 to 3)");
+        }
+        if (format < 3 && !lookupThresholds.isEmpty()) {
+            throw new IllegalArgumentException("a flow of format " + format + " cannot carry lookup_thresholds"
+                    + " (they need format 3)");
         }
         List<String> v2 = format2Fields(bindings, thresholds);
         if (format == 1 && !v2.isEmpty()) {
@@ -86,15 +96,41 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
     }
 
     /**
-     * A flow whose format is the lowest that holds it: 2 when {@code thresholds} or a format-2
-     * field of {@code bindings} is present, else 1 (what {@code stretto learn} writes).
+     * A flow of formats 1 and 2, without lookup thresholds.
+     */
+    public Flow(int format, Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map,
+                long group, Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed,
+                List<Fold> folds, Bindings bindings, String model, Program program, Promoted promoted,
+                Map<String, Double> thresholds, Map<String, String> contracts, Backoff reach) {
+        this(format, provenance, vocab, manifest, map, group, habit, sites, predicates, weighed, folds, bindings, model,
+                program, promoted, thresholds, contracts, reach, LookupThresholds.NONE);
+    }
+
+    /**
+     * A flow without lookup thresholds whose format is the lowest that holds it: 2 when {@code
+     * thresholds} or a format-2 field of {@code bindings} is present, else 1 (what {@code
+     * stretto learn} writes).
      */
     public Flow(Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map, long group,
                 Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed, List<Fold> folds,
                 Bindings bindings, String model, Program program, Promoted promoted, Map<String, Double> thresholds,
                 Map<String, String> contracts, Backoff reach) {
-        this(format2Fields(bindings, thresholds).isEmpty() ? 1 : 2, provenance, vocab, manifest, map, group, habit,
-                sites, predicates, weighed, folds, bindings, model, program, promoted, thresholds, contracts, reach);
+        this(provenance, vocab, manifest, map, group, habit, sites, predicates, weighed, folds, bindings, model,
+                program, promoted, thresholds, contracts, reach, LookupThresholds.NONE);
+    }
+
+    /**
+     * A flow whose format is the lowest that holds it: 3 when {@code lookupThresholds} are
+     * present, 2 when {@code thresholds} or a format-2 field of {@code bindings} is, else 1
+     * (what {@code stretto learn} writes).
+     */
+    public Flow(Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map, long group,
+                Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed, List<Fold> folds,
+                Bindings bindings, String model, Program program, Promoted promoted, Map<String, Double> thresholds,
+                Map<String, String> contracts, Backoff reach, LookupThresholds lookupThresholds) {
+        this(!lookupThresholds.isEmpty() ? 3 : format2Fields(bindings, thresholds).isEmpty() ? 1 : 2, provenance,
+                vocab, manifest, map, group, habit, sites, predicates, weighed, folds, bindings, model, program,
+                promoted, thresholds, contracts, reach, lookupThresholds);
     }
 
     /** The fields that need format 2 and are present, in file order. */
@@ -116,13 +152,13 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
                             List<Fold> newFolds, String newModel, boolean everyRead) {
         Sites s = new Sites(sites.reads(), sites.next(), sites.feeds(), everyRead);
         return new Flow(format, newProvenance, vocab, manifest, map, group, habit, s, newPredicates, newWeighed,
-                newFolds, bindings, newModel, program, promoted, thresholds, contracts, reach);
+                newFolds, bindings, newModel, program, promoted, thresholds, contracts, reach, lookupThresholds);
     }
 
     /** This flow with another promotion record (null for none); nothing else changes. */
     public Flow withPromoted(Promoted newPromoted) {
         return new Flow(format, provenance, vocab, manifest, map, group, habit, sites, predicates, weighed, folds,
-                bindings, model, program, newPromoted, thresholds, contracts, reach);
+                bindings, model, program, newPromoted, thresholds, contracts, reach, lookupThresholds);
     }
 
     /**
@@ -131,7 +167,16 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
      */
     public Flow withThresholds(Map<String, Double> newThresholds) {
         return new Flow(provenance, vocab, manifest, map, group, habit, sites, predicates, weighed, folds, bindings,
-                model, program, promoted, newThresholds, contracts, reach);
+                model, program, promoted, newThresholds, contracts, reach, lookupThresholds);
+    }
+
+    /**
+     * This flow with other lookup thresholds ({@link LookupThresholds#NONE} for none), in the
+     * lowest format that holds it: 3 with lookup thresholds; nothing else changes.
+     */
+    public Flow withLookupThresholds(LookupThresholds newLookupThresholds) {
+        return new Flow(provenance, vocab, manifest, map, group, habit, sites, predicates, weighed, folds, bindings,
+                model, program, promoted, thresholds, contracts, reach, newLookupThresholds);
     }
 
     /** The program to run: the file's, or the standard run when it has none. */

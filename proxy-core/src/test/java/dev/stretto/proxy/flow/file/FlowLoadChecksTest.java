@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.proxy.flow.FlowFormatException;
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.model.LookupThresholds;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,10 +30,10 @@ class FlowLoadChecksTest {
     }
 
     @Test
-    void aVersionOtherThanOneOrTwoIsRefusedNamingBoth() throws IOException {
-        assertEquals("flow format 3 is not supported (this build reads 1 and 2)",
-                refusal(f -> f.put("stretto_flow", 3)));
-        assertEquals("flow format 0 is not supported (this build reads 1 and 2)",
+    void aVersionOtherThanOneToThreeIsRefusedNamingThem() throws IOException {
+        assertEquals("flow format 4 is not supported (this build reads 1 to 3)",
+                refusal(f -> f.put("stretto_flow", 4)));
+        assertEquals("flow format 0 is not supported (this build reads 1 to 3)",
                 refusal(f -> f.put("stretto_flow", 0)));
     }
 
@@ -48,7 +49,7 @@ class FlowLoadChecksTest {
 
     @Test
     void theVersionIsCheckedBeforeAnythingElse() {
-        assertEquals("flow format 7 is not supported (this build reads 1 and 2)",
+        assertEquals("flow format 7 is not supported (this build reads 1 to 3)",
                 assertThrows(FlowFormatException.class, () -> FlowFile.parse("{\"stretto_flow\":7}")).getMessage());
     }
 
@@ -62,6 +63,51 @@ class FlowLoadChecksTest {
                     b.putObject("bare").put("get_user_details", 1);
                     b.putObject("named_other").putArray("get_order_details").add(1).add(2);
                 }));
+    }
+
+    @Test
+    void lookupThresholdsNeedFormatThreeAndKnownCases() throws IOException {
+        Consumer<ObjectNode> lookups = f -> f.putObject("lookup_thresholds").putObject("get_user_details")
+                .putObject("get_order_details").put("after_mention", 2).put("mentioned", 0.1);
+        assertEquals("the flow is marked format 1 but carries lookup_thresholds, which need format 3",
+                refusal(lookups));
+        assertEquals("the flow is marked format 2 but carries lookup_thresholds, which need format 3",
+                refusal(lookups.andThen(f -> f.put("stretto_flow", 2))));
+        assertEquals("lookup_thresholds.get_user_details.get_order_details: a case is mentioned, after_mention or"
+                + " unmentioned, not \"said\"", refusal(f -> {
+                    f.put("stretto_flow", 3);
+                    f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
+                            .put("said", 0.5);
+                }));
+        assertEquals("lookup_thresholds: lookup_thresholds.get_user_details.get_order_details.mentioned is -1.0, not a"
+                + " threshold (0 or more)", refusal(f -> {
+                    f.put("stretto_flow", 3);
+                    f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
+                            .put("mentioned", -1);
+                }));
+    }
+
+    @Test
+    void lookupThresholdsAreReadAndWrittenBackLastInCaseOrder() throws IOException {
+        ObjectNode f = shop();
+        f.put("stretto_flow", 3);
+        f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
+                .put("unmentioned", 0.5).put("mentioned", 0.05).put("after_mention", 2);
+        Flow flow = FlowFile.parse(CanonicalJson.write(f));
+        assertEquals(3, flow.format());
+        assertEquals(2.0, flow.lookupThresholds().get("get_user_details", "get_order_details",
+                LookupThresholds.Case.AFTER_MENTION));
+        assertEquals(null, flow.lookupThresholds().get("get_user_details", "get_product_details",
+                LookupThresholds.Case.MENTIONED));
+        String written = FlowFile.toJson(flow);
+        assertTrue(written.startsWith("{\"stretto_flow\":3,"));
+        assertTrue(written.endsWith(",\"lookup_thresholds\":{\"get_user_details\":{\"get_order_details\":"
+                + "{\"mentioned\":0.05,\"after_mention\":2.0,\"unmentioned\":0.5}}}}"), written);
+        assertEquals(written, FlowFile.toJson(FlowFile.parse(written)));
+        // Without them the flow is the lowest format that holds it again, the reference's bytes.
+        Flow none = flow.withLookupThresholds(LookupThresholds.NONE);
+        assertEquals(1, none.format());
+        assertEquals(FlowFileTest.text("home/shop.flow.json"), FlowFile.toJson(none));
     }
 
     @Test
@@ -132,7 +178,7 @@ class FlowLoadChecksTest {
     void aFileThatCannotBeUsedIsNamedInTheMessage(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("x.flow.json");
         Files.writeString(file, "{\"stretto_flow\":9}");
-        assertEquals(file + ": flow format 9 is not supported (this build reads 1 and 2)",
+        assertEquals(file + ": flow format 9 is not supported (this build reads 1 to 3)",
                 assertThrows(FlowFormatException.class, () -> FlowFile.read(file)).getMessage());
         Files.write(file, new byte[] {'{', (byte) 0xff, '}'});
         assertEquals(file + ": not a stretto flow: it is not UTF-8 text",
