@@ -328,6 +328,7 @@ class McpListenerTest {
     @Test
     void stoppingEndsEverySessionItsLogCompleteAndItsWaitingCallsAnswered() throws Exception {
         listen(b -> { });
+        ScriptedServer.HELD.clear();
         List<HttpResponse<InputStream>> holds = new ArrayList<>();
         List<ListenClient> clients = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -335,6 +336,11 @@ class McpListenerTest {
             clients.add(c);
             c.initialize();
             holds.add(c.post(call(2, "hold", "{}"), SSE));
+        }
+        // The event stream's headers come before the call has reached the server: stop only
+        // once every call waits there, which is the case this test is about.
+        for (int i = 0; i < 3; i++) {
+            assertNotNull(ScriptedServer.HELD.poll(30, TimeUnit.SECONDS), "hold call " + i + " never reached its server");
         }
         listener.stop();
         for (int i = 0; i < 3; i++) {

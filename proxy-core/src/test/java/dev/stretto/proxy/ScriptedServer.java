@@ -17,11 +17,15 @@ import java.util.concurrent.TimeUnit;
  * notifications for the call's token and a log message, then the answer), {@code ask} (a
  * {@code sampling/createMessage} to the host, whose answer's text comes back), {@code gated}
  * (one progress notification, then waits for a {@code notifications/go} from the host before
- * the second and the answer) and {@code hold} (never answers). Every line it writes is the
- * compact JSON below, so tests compare bytes.
+ * the second and the answer) and {@code hold} (never answers; its id goes to {@link #HELD}, so
+ * that a test knows the call reached the server). Every line it writes is the compact JSON
+ * below, so tests compare bytes.
  */
 final class ScriptedServer {
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The ids of the {@code hold} calls the servers of this JVM have received, in order. */
+    static final BlockingQueue<String> HELD = new LinkedBlockingQueue<>();
 
     private ScriptedServer() {
     }
@@ -96,8 +100,7 @@ final class ScriptedServer {
                     write(out, lock, progress(token, 2));
                     write(out, lock, text(id, "opened"));
                 }
-                case "hold" -> {
-                }
+                case "hold" -> HELD.add(id);
                 default -> write(out, lock, "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{"
                         + "\"type\":\"text\",\"text\":" + JSON.writeValueAsString(m.path("params").path("arguments")
                         .toString()) + "}]}}");
