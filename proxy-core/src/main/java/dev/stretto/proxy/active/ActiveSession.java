@@ -165,11 +165,13 @@ public final class ActiveSession {
             forker.execute(JudgeCheck::warmUp);
         }
         Callable<Void> hostPump = () -> {
-            // The reader of the host's input posts each line itself, with its one look at it:
+            // The reader of the host's input posts each line itself, with its one look at it
+            // (and with policy checks its reading as servers read it, off the actor's thread):
             // no thread between it and the actor. Only the input's end comes through here,
             // behind every line, or the failure that stopped the reader.
             hostIn.forwardTo((line, more) -> {
-                mailbox.put(new Event.ClientLine(line, JsonRpcPeek.of(line.bytes())));
+                JsonRpcPeek peek = JsonRpcPeek.of(line.bytes());
+                mailbox.put(new Event.ClientLine(line, peek, actor.read(line, peek)));
                 return true;
             });
             while (true) {

@@ -160,7 +160,8 @@ final class Actor implements Callable<Void> {
 
     private void handle(Event event) {
         switch (event) {
-            case Event.ClientLine(Line line, JsonRpcPeek peek) -> fromHost(line, peek);
+            case Event.ClientLine(Line line, JsonRpcPeek peek, CallReader.Reading reading) ->
+                    fromHost(line, peek, reading);
             case Event.ServerLine(Line line, boolean byProxy, JsonRpcPeek peek) ->
                     fromServer(line, byProxy ? Source.PROXY : Source.SERVER, peek);
             case Event.ContextLine(Line line) -> ledger.record(Source.CONTEXT, line, ProxyLines.logged(line.bytes()));
@@ -177,7 +178,16 @@ final class Actor implements Callable<Void> {
 
     // ---- the host's lines
 
-    private void fromHost(Line line, JsonRpcPeek peek) {
+    /**
+     * How a line of the host's is read before the actor takes it: with policy checks, as every
+     * server may read it. Runs on the thread that read the line, and reads nothing but the line
+     * and the checks, which are the session's from its start to its end.
+     */
+    CallReader.Reading read(Line line, JsonRpcPeek peek) {
+        return checks.guarding() ? CallReader.read(line.bytes(), peek, checks.checkedTool()) : null;
+    }
+
+    private void fromHost(Line line, JsonRpcPeek peek, CallReader.Reading read) {
         if (policy != null && policy.ended() != null) {
             // The policy ended the session: nothing more reaches the server.
             hostCalls.refuse(line, peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null
@@ -185,7 +195,7 @@ final class Actor implements Callable<Void> {
                     CallReader.INVALID_REQUEST, "The session was ended by the policy: " + policy.ended() + ".");
             return;
         }
-        if (clashes(line, peek) || checks.guarding() && guarded(line, peek)) {
+        if (clashes(line, peek) || checks.guarding() && guarded(line, peek, read != null ? read : read(line, peek))) {
             return;
         }
         boolean forEpisode = false;
@@ -226,8 +236,7 @@ final class Actor implements Callable<Void> {
     }
 
     /** With policy checks: a line some server could run as a call is checked as servers read it, or refused. */
-    private boolean guarded(Line line, JsonRpcPeek peek) {
-        CallReader.Reading reading = CallReader.read(line.bytes(), peek, checks.checkedTool());
+    private boolean guarded(Line line, JsonRpcPeek peek, CallReader.Reading reading) {
         if (reading instanceof CallReader.Call c) {
             hostCalls.take(line, c);
         } else if (reading instanceof CallReader.Refused r) {
@@ -264,7 +273,7 @@ final class Actor implements Callable<Void> {
         OwnRequests.HeldLine released = own.released();
         if (released != null) {
             mailbox.holdHost(false);
-            fromHost(released.line(), released.peek());
+            fromHost(released.line(), released.peek(), null);
         }
     }
 
