@@ -34,9 +34,11 @@ import java.util.function.LongSupplier;
  * progress (commits, a flow's runs), the conversation file's position, the flags of the
  * session's end. Nothing else touches them; there are no locks around them. Other threads reach
  * the actor only through its {@link Mailbox}: the pumps post the lines they read there as raw
- * bytes, the forks that ask the model post their answers there ({@link Questions}), and the actor
- * takes one event at a time. The conversation's lines it reads from the file itself, whenever
- * it must know what was said, and handles each as an event too.
+ * bytes (the host's with their reading as servers read them, made on the reader's thread from
+ * the line and the session's fixed checks alone: {@link #read}), the forks that ask the model
+ * post their answers there ({@link Questions}), and the actor takes one event at a time. The
+ * conversation's lines it reads from the file itself, whenever it must know what was said, and
+ * handles each as an event too.
  *
  * <p>Order and the log. The actor stamps and records each line when it takes it, so the log's
  * order is the actor's order and {@code t_ms} never decreases; the conversation read before a
@@ -48,10 +50,11 @@ import java.util.function.LongSupplier;
  *
  * <p>Cost. A line the actor does not act on gets one streaming look at its method and id
  * ({@link JsonRpcPeek}; with policy checks, a line of the host's also a byte scan for {@code
- * tools/call} in any spelling, {@link CallReader}) and is forwarded as the exact bytes that
- * arrived. Only what it acts on is parsed: the agent's calls, answers to tracked calls, {@code
- * tools/list} and (with {@code --commit}) {@code initialize} answers, cancellations, batches,
- * and the conversation.
+ * tools/call} in any spelling, {@link CallReader}, made before the line reaches the actor) and
+ * is forwarded as the exact bytes that arrived. Only what it acts on is parsed: the agent's
+ * calls (with policy checks, in the one pass of that reading), answers to tracked calls,
+ * {@code tools/list} and (with {@code --commit}) {@code initialize} answers, cancellations,
+ * batches, and the conversation.
  *
  * <p>Ids. The server never has two requests with one id: the proxy's own take ids none of the
  * host's requests in flight has, and a line of the host's using an id of the proxy's still open

@@ -34,7 +34,10 @@ import java.util.function.Predicate;
  *
  * <p>Cost: a line is looked at closely only when its method is {@code tools/call} or when
  * {@link AnySpelling} finds {@code tools/call} in it in some spelling; every other line is left
- * to the actor's one look.
+ * to the actor's one look. The close look is one pass of the parser, which gives the tree and
+ * the key scan from the same tokens ({@link KeyScan.Scanning}), and for a line that is one call
+ * the session log's check of its bytes. Stateless: the host's reader reads each line so before
+ * it hands the line to the actor ({@link Actor#read}).
  */
 final class CallReader {
 
