@@ -68,19 +68,13 @@ final class OutputReader {
                 while ((line = reader.next()) != null) {
                     batch.add(line);
                     if (!reader.hasBufferedLine() || batch.size() >= BATCH) {
-                        handingOn = true;
-                        sink.batch(batch);
-                        handingOn = false;
-                        handedOn.addAndGet(batch.size());
+                        handOn(sink, batch);
                         batch = new ArrayList<>();
                     }
                 }
                 // At the end of the output the last lines were read with the end in the buffer.
                 if (!batch.isEmpty()) {
-                    handingOn = true;
-                    sink.batch(batch);
-                    handingOn = false;
-                    handedOn.addAndGet(batch.size());
+                    handOn(sink, batch);
                 }
                 return;
             }
@@ -96,6 +90,13 @@ final class OutputReader {
         } finally {
             ended.complete(null);
         }
+    }
+
+    private void handOn(ServerLineSink sink, List<Line> batch) {
+        handingOn = true;
+        sink.batch(batch);
+        handingOn = false;
+        handedOn.addAndGet(batch.size());
     }
 
     /** Completes once the output has ended (or its read failed); never exceptionally. */
