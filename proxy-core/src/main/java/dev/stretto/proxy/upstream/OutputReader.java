@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Reads a server's output line by line and hands each line to the session's {@link
  * ServerLineSink} (or, to a sink that takes runs, every whole line of a read at once; to one
  * that takes batches, the lines of a read together), on a daemon platform thread of its own
- * outside the session's scope: a read
- * of a pipe (a child's stdout, an in-process server's stream) can neither be interrupted nor
- * unmount a virtual thread, so on a virtual thread every blocked read would hold a carrier.
+ * outside the session's scope: a read of a pipe (a child's stdout, an in-process server's
+ * stream) can neither be interrupted nor unmount a virtual thread, so on a virtual thread
+ * every blocked read would hold a carrier.
  * The sink is a bounded queue: when it is full the reader waits, which in turn makes the
  * server wait; once the session has ended the sink drops lines at once.
  *
