@@ -155,6 +155,68 @@ class ListenIT {
         assertEquals(1, calls, "the call was made once; the resume replayed its events");
     }
 
+    /**
+     * The JDK's HTTP server closes a kept-alive connection right after its answer once 200 are
+     * idle, and a host's next POST on it from its pool failed ("fetch failed" in Node): with
+     * hundreds of hosts, calls were lost. Every connection kept alive must take a second request.
+     */
+    @Test
+    void moreThanTwoHundredKeptAliveConnectionsEachTakeTheirNextRequest() throws Exception {
+        try (Listener listener = Listener.start("--", "cat")) {
+            URI url = URI.create(listener.url());
+            List<java.net.Socket> sockets = new ArrayList<>();
+            try {
+                for (int round = 0; round < 2; round++) {
+                    for (int i = 0; i < 260; i++) {
+                        if (round == 0) {
+                            sockets.add(new java.net.Socket(url.getHost(), url.getPort()));
+                        }
+                        java.net.Socket socket = sockets.get(i);
+                        socket.setSoTimeout(30_000);
+                        String head = "GET " + url.getRawPath() + " HTTP/1.1\r\nHost: " + url.getRawAuthority()
+                                + "\r\nAccept: text/event-stream\r\n\r\n";
+                        socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+                        socket.getOutputStream().flush();
+                        String status = answerStatus(socket.getInputStream());
+                        assertTrue(status.startsWith("HTTP/1.1 400"), "connection " + i + ", request " + (round + 1)
+                                + ": " + status);
+                    }
+                }
+            } finally {
+                for (java.net.Socket socket : sockets) {
+                    socket.close();
+                }
+            }
+            assertEquals(0, listener.terminate(), listener.proc().stderr());
+        }
+    }
+
+    /** Reads one whole answer (its head and its Content-Length body); its status line, or "closed". */
+    private static String answerStatus(java.io.InputStream in) throws java.io.IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                return "closed after " + head.length() + " bytes of the answer's head";
+            }
+            head.append((char) b);
+        }
+        String text = head.toString();
+        long length = 0;
+        for (String line : text.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+                length = Long.parseLong(line.substring(colon + 1).trim());
+            }
+        }
+        for (long read = 0; read < length; read++) {
+            if (in.read() < 0) {
+                return "closed in the answer's body";
+            }
+        }
+        return text.substring(0, text.indexOf("\r\n"));
+    }
+
     @Test
     void twoHundredHostsAtOnceGetASessionAndAChildEachWithEveryLogComplete() throws Exception {
         // A tiny sh server: 200 JVMs or Node servers would take gigabytes.

@@ -27,6 +27,15 @@ public final class ListenServer {
 
     /** The JDK server's switch for TCP_NODELAY on its connections. */
     private static final String NO_DELAY = "sun.net.httpserver.nodelay";
+    /** The JDK server's limit of kept-alive connections, past which it closes one after its answer. */
+    private static final String MAX_IDLE = "sun.net.httpserver.maxIdleConnections";
+    /** The JDK server's seconds before it closes a kept-alive connection left idle. */
+    private static final String IDLE_INTERVAL = "sun.net.httpserver.idleInterval";
+    /**
+     * Twice the JDK client's keep-alive (30 s) and far beyond Node's (4 s): a host drops a
+     * pooled connection before this server might close it under the host's next request.
+     */
+    private static final String IDLE_SECONDS = "60";
 
     /** How long {@link #stop()} waits for the sessions to be over. */
     static final Duration STOP_WAIT = Duration.ofSeconds(30);
@@ -61,9 +70,13 @@ public final class ListenServer {
         // Each answer is written in pieces (the headers at once, then each event as it comes):
         // with Nagle's algorithm on, a piece waits for the client's delayed ACK, 40 ms a round
         // trip. The JDK's server reads this once, when its first server is made.
-        if (System.getProperty(NO_DELAY) == null) {
-            System.setProperty(NO_DELAY, "true");
-        }
+        // Past its limit of idle connections (200 by default) the JDK's server closes a
+        // connection right after its answer, and a host's next POST on it from its pool fails
+        // (a POST is never sent twice): with hundreds of hosts, calls failed. None is closed for
+        // being one too many; the idle interval still closes those no longer used.
+        defaultProperty(NO_DELAY, "true");
+        defaultProperty(MAX_IDLE, Integer.toString(Integer.MAX_VALUE));
+        defaultProperty(IDLE_INTERVAL, IDLE_SECONDS);
         HttpServer http;
         try {
             http = HttpServer.create(address, 1024);
@@ -82,6 +95,12 @@ public final class ListenServer {
             server.sweeper.start();
         }
         return server;
+    }
+
+    private static void defaultProperty(String name, String value) {
+        if (System.getProperty(name) == null) {
+            System.setProperty(name, value);
+        }
     }
 
     private static String reason(IOException e) {
