@@ -37,12 +37,6 @@ import java.util.function.LongSupplier;
  */
 public final class ActiveSession {
 
-    /**
-     * How many of the host's lines, read at once, are posted to the actor together at most: a
-     * burst's first line waits for the reading of no more than these before the actor has it.
-     */
-    private static final int BATCH = 32;
-
     private final ActiveMode mode;
     private final LogHeader header;
     private final LongSupplier ticker;
@@ -132,26 +126,6 @@ public final class ActiveSession {
             public void proxyLine(byte[] line, boolean newline) {
                 post(new Event.ServerLine(new Line(line, newline), true, JsonRpcPeek.of(line)));
             }
-
-            @Override
-            public boolean takesBatches() {
-                return true;
-            }
-
-            @Override
-            public void batch(List<Line> lines) {
-                // The lines of one read reach the actor together: it is woken once for them.
-                List<Event.ServerLine> events = new ArrayList<>(lines.size());
-                for (Line l : lines) {
-                    events.add(new Event.ServerLine(l, false, JsonRpcPeek.of(l.bytes())));
-                }
-                try {
-                    mailbox.putAll(events);
-                } catch (InterruptedException e) {
-                    // The session is ending and nobody takes lines any more.
-                    Thread.currentThread().interrupt();
-                }
-            }
         };
     }
 
@@ -191,29 +165,16 @@ public final class ActiveSession {
             forker.execute(JudgeCheck::warmUp);
         }
         Callable<Void> hostPump = () -> {
-            // The reader of the host's input posts each line itself, with its one look at it
-            // (and with policy checks its reading as servers read it, off the actor's thread):
-            // no thread between it and the actor. The lines one read brought are posted
-            // together (up to BATCH of them), so the actor is woken once for them. Only the
-            // input's end comes through here, behind every line, or the failure that stopped
-            // the reader.
-            List<Event.ClientLine> batch = new ArrayList<>();
+            // The reader of the host's input posts each line itself, with its one look at it:
+            // no thread between it and the actor. Only the input's end comes through here,
+            // behind every line, or the failure that stopped the reader.
             hostIn.forwardTo((line, more) -> {
-                JsonRpcPeek peek = JsonRpcPeek.of(line.bytes());
-                batch.add(new Event.ClientLine(line, peek, actor.read(line, peek)));
-                if (!more || batch.size() >= BATCH) {
-                    mailbox.putAll(batch);
-                    batch.clear();
-                }
+                mailbox.put(new Event.ClientLine(line, JsonRpcPeek.of(line.bytes())));
                 return true;
             });
             while (true) {
                 HostInput.Read read = hostIn.take();
                 if (read instanceof HostInput.End(var failure)) {
-                    // The reader is done with its lines: those it read last, with the input's
-                    // end already in its buffer, go before the end.
-                    mailbox.putAll(batch);
-                    batch.clear();
                     mailbox.put(new Event.HostEnded(failure));
                     return null;
                 }

@@ -34,11 +34,9 @@ import java.util.function.LongSupplier;
  * progress (commits, a flow's runs), the conversation file's position, the flags of the
  * session's end. Nothing else touches them; there are no locks around them. Other threads reach
  * the actor only through its {@link Mailbox}: the pumps post the lines they read there as raw
- * bytes (the host's with their reading as servers read them, made on the reader's thread from
- * the line and the session's fixed checks alone: {@link #read}), the forks that ask the model
- * post their answers there ({@link Questions}), and the actor takes one event at a time. The
- * conversation's lines it reads from the file itself, whenever it must know what was said, and
- * handles each as an event too.
+ * bytes, the forks that ask the model post their answers there ({@link Questions}), and the actor
+ * takes one event at a time. The conversation's lines it reads from the file itself, whenever
+ * it must know what was said, and handles each as an event too.
  *
  * <p>Order and the log. The actor stamps and records each line when it takes it, so the log's
  * order is the actor's order and {@code t_ms} never decreases; the conversation read before a
@@ -50,11 +48,10 @@ import java.util.function.LongSupplier;
  *
  * <p>Cost. A line the actor does not act on gets one streaming look at its method and id
  * ({@link JsonRpcPeek}; with policy checks, a line of the host's also a byte scan for {@code
- * tools/call} in any spelling, {@link CallReader}, made before the line reaches the actor) and
- * is forwarded as the exact bytes that arrived. Only what it acts on is parsed: the agent's
- * calls (with policy checks, in the one pass of that reading), answers to tracked calls,
- * {@code tools/list} and (with {@code --commit}) {@code initialize} answers, cancellations,
- * batches, and the conversation.
+ * tools/call} in any spelling, {@link CallReader}) and is forwarded as the exact bytes that
+ * arrived. Only what it acts on is parsed: the agent's calls, answers to tracked calls, {@code
+ * tools/list} and (with {@code --commit}) {@code initialize} answers, cancellations, batches,
+ * and the conversation.
  *
  * <p>Ids. The server never has two requests with one id: the proxy's own take ids none of the
  * host's requests in flight has, and a line of the host's using an id of the proxy's still open
@@ -163,8 +160,7 @@ final class Actor implements Callable<Void> {
 
     private void handle(Event event) {
         switch (event) {
-            case Event.ClientLine(Line line, JsonRpcPeek peek, CallReader.Reading reading) ->
-                    fromHost(line, peek, reading);
+            case Event.ClientLine(Line line, JsonRpcPeek peek) -> fromHost(line, peek);
             case Event.ServerLine(Line line, boolean byProxy, JsonRpcPeek peek) ->
                     fromServer(line, byProxy ? Source.PROXY : Source.SERVER, peek);
             case Event.ContextLine(Line line) -> ledger.record(Source.CONTEXT, line, ProxyLines.logged(line.bytes()));
@@ -181,16 +177,7 @@ final class Actor implements Callable<Void> {
 
     // ---- the host's lines
 
-    /**
-     * How a line of the host's is read before the actor takes it: with policy checks, as every
-     * server may read it. Runs on the thread that read the line, and reads nothing but the line
-     * and the checks, which are the session's from its start to its end.
-     */
-    CallReader.Reading read(Line line, JsonRpcPeek peek) {
-        return checks.guarding() ? CallReader.read(line.bytes(), peek, checks.checkedTool()) : null;
-    }
-
-    private void fromHost(Line line, JsonRpcPeek peek, CallReader.Reading read) {
+    private void fromHost(Line line, JsonRpcPeek peek) {
         if (policy != null && policy.ended() != null) {
             // The policy ended the session: nothing more reaches the server.
             hostCalls.refuse(line, peek.kind() == JsonRpcPeek.Kind.REQUEST && peek.id() != null
@@ -198,7 +185,7 @@ final class Actor implements Callable<Void> {
                     CallReader.INVALID_REQUEST, "The session was ended by the policy: " + policy.ended() + ".");
             return;
         }
-        if (clashes(line, peek) || checks.guarding() && guarded(line, peek, read != null ? read : read(line, peek))) {
+        if (clashes(line, peek) || checks.guarding() && guarded(line, peek)) {
             return;
         }
         boolean forEpisode = false;
@@ -239,7 +226,8 @@ final class Actor implements Callable<Void> {
     }
 
     /** With policy checks: a line some server could run as a call is checked as servers read it, or refused. */
-    private boolean guarded(Line line, JsonRpcPeek peek, CallReader.Reading reading) {
+    private boolean guarded(Line line, JsonRpcPeek peek) {
+        CallReader.Reading reading = CallReader.read(line.bytes(), peek, checks.checkedTool());
         if (reading instanceof CallReader.Call c) {
             hostCalls.take(line, c);
         } else if (reading instanceof CallReader.Refused r) {
@@ -276,7 +264,7 @@ final class Actor implements Callable<Void> {
         OwnRequests.HeldLine released = own.released();
         if (released != null) {
             mailbox.holdHost(false);
-            fromHost(released.line(), released.peek(), null);
+            fromHost(released.line(), released.peek());
         }
     }
 

@@ -3,10 +3,7 @@ package dev.stretto.proxy.active;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.stretto.proxy.http.JsonRpcPeek;
-import dev.stretto.proxy.io.Newlines;
 import dev.stretto.trace.episode.ToolCall;
-import dev.stretto.trace.json.CanonicalJson;
-import dev.stretto.trace.log.LineClassifier;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -34,10 +31,7 @@ import java.util.function.Predicate;
  *
  * <p>Cost: a line is looked at closely only when its method is {@code tools/call} or when
  * {@link AnySpelling} finds {@code tools/call} in it in some spelling; every other line is left
- * to the actor's one look. The close look is one pass of the parser, which gives the tree and
- * the key scan from the same tokens ({@link KeyScan.Scanning}), and for a line that is one call
- * the session log's check of its bytes. Stateless: the host's reader reads each line so before
- * it hands the line to the actor ({@link Actor#read}).
+ * to the actor's one look.
  */
 final class CallReader {
 
@@ -66,11 +60,8 @@ final class CallReader {
      * @param message the line as a tree (as the session log reads it)
      * @param call    the call
      * @param id      its id
-     * @param logged  whether the session log keeps the line as a message, whose tree {@code
-     *                message} is then (the log's check, {@link LineClassifier}); false for the
-     *                elements of a batch, which is logged as a whole
      */
-    record Call(JsonNode message, ToolCall call, JsonNode id, boolean logged) implements Reading {
+    record Call(JsonNode message, ToolCall call, JsonNode id) implements Reading {
     }
 
     /**
@@ -141,21 +132,18 @@ final class CallReader {
             return refusedLine(INVALID_REQUEST, "the line mentions tools/call and holds a carriage return, where some"
                     + " servers end a line");
         }
-        // One pass: the tree as the session log's readers read it, and the key scan of the same tokens.
         List<KeyScan.Message> scan;
-        JsonNode tree;
-        try (KeyScan.Scanning p = new KeyScan.Scanning(CanonicalJson.factory().createParser(line))) {
-            tree = CanonicalJson.readTree(p);
-            scan = p.complete() ? p.messages() : List.of();
-        } catch (IOException | RuntimeException e) {
+        try {
+            scan = KeyScan.of(line);
+        } catch (IOException e) {
             return refusedLine(PARSE_ERROR, "the line mentions tools/call but is not JSON the proxy can read");
         }
+        JsonNode tree = ProxyLines.parse(line);
         if (tree == null || scan.isEmpty()) {
             return refusedLine(PARSE_ERROR, "the line mentions tools/call but is not JSON the proxy can read");
         }
         if (tree.isObject()) {
-            Reading one = message(tree, scan.getFirst(), checked);
-            return one instanceof Call c ? new Call(c.message(), c.call(), c.id(), LineClassifier.isMessage(line)) : one;
+            return message(tree, scan.getFirst(), checked);
         }
         if (!tree.isArray() || tree.size() != scan.size()) {
             return refusedLine(INVALID_REQUEST, "the line mentions tools/call but is not a JSON-RPC message");
@@ -199,7 +187,7 @@ final class CallReader {
         if (!(id.isTextual() || id.isIntegralNumber() && id.bigIntegerValue().abs().compareTo(
                 BigInteger.valueOf(MAX_SAFE_ID)) <= 0)) {
             return refusedLine(INVALID_REQUEST, "a tools/call's id must be a string or an integer of magnitude below"
-                    + " 2^53, not " + CanonicalJson.write(id));
+                    + " 2^53, not " + dev.stretto.trace.json.CanonicalJson.write(id));
         }
         JsonNode params = m.get("params");
         if (params != null && !params.isNull()) {
@@ -227,14 +215,14 @@ final class CallReader {
             if (!plain.equals(name) && checked.test(plain)) {
                 return invalidParams(id, "the tool '" + name + "' differs from " + plain + " only in case or white space");
             }
-            return new Call(m, call, id, false);
+            return new Call(m, call, id);
         }
         String key = notLowerCase(call.arguments());
         if (key != null) {
             return invalidParams(id, "the argument name '" + key + "' is not in lower case, and servers that match"
                     + " names case-insensitively would read it as another");
         }
-        return new Call(m, call, id, false);
+        return new Call(m, call, id);
     }
 
     private static Refused invalidParams(JsonNode id, String reason) {
@@ -290,14 +278,8 @@ final class CallReader {
 
     /** A carriage return with something other than white space after it. */
     private static boolean carriageReturnInside(byte[] line) {
-        // Most lines have none: found eight bytes at a time, and only the rest looked at byte by byte.
-        int first = Newlines.first(line, (byte) '\r', 0, line.length);
-        if (first < 0) {
-            return false;
-        }
         boolean cr = false;
-        for (int i = first; i < line.length; i++) {
-            byte b = line[i];
+        for (byte b : line) {
             if (b == '\r') {
                 cr = true;
             } else if (cr && b != ' ' && b != '\t' && b != '\n') {

@@ -49,13 +49,10 @@ sealed interface Event {
     /**
      * A line the host wrote (the log's {@code client}).
      *
-     * @param line    the line
-     * @param peek    its kind, method and id
-     * @param reading with policy checks, the line read as every server may read it ({@link
-     *                CallReader}), by the thread that read the line, so that the actor does not
-     *                read it again; null without checks
+     * @param line the line
+     * @param peek its kind, method and id
      */
-    record ClientLine(Line line, JsonRpcPeek peek, CallReader.Reading reading) implements Posted {
+    record ClientLine(Line line, JsonRpcPeek peek) implements Posted {
         @Override
         public Lane lane() {
             return Lane.HOST;

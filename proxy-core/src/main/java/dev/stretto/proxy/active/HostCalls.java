@@ -6,6 +6,7 @@ import dev.stretto.proxy.http.JsonRpcPeek;
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.logging.Logger;
 import dev.stretto.trace.episode.ToolCall;
+import dev.stretto.trace.log.LineClassifier;
 import dev.stretto.trace.log.Source;
 import java.nio.charset.StandardCharsets;
 
@@ -63,7 +64,7 @@ final class HostCalls {
             return;
         }
         readConversation.run();
-        checked(line, c.logged() ? c.message() : null, c.message(), c.call());
+        checked(line, LineClassifier.isMessage(line.bytes()) ? c.message() : null, c.message(), c.call());
     }
 
     /**

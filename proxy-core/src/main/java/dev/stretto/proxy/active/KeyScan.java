@@ -2,7 +2,6 @@ package dev.stretto.proxy.active;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import dev.stretto.trace.json.CanonicalJson;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -51,94 +50,33 @@ final class KeyScan {
      * @throws IOException when the line is not well-formed JSON
      */
     static List<Message> of(byte[] line) throws IOException {
-        try (Scanning p = new Scanning(CanonicalJson.factory().createParser(line))) {
-            while (!p.complete()) {
-                if (p.nextToken() == null) {
-                    if (p.started) {
-                        throw new IOException("the value is not closed");
+        try (JsonParser p = CanonicalJson.factory().createParser(line)) {
+            JsonToken t = p.nextToken();
+            List<Message> out = new ArrayList<>();
+            if (t == JsonToken.START_ARRAY) {
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    if (t == null) {
+                        throw new IOException("the array is not closed");
                     }
-                    break;
+                    out.add(message(p, t));
                 }
+            } else if (t != null) {
+                out.add(message(p, t));
             }
-            return p.messages();
-        }
-    }
-
-    /**
-     * A parser that scans what is read through it, token by token, as {@link #of} scans a
-     * line: so one pass over a line gives both its tree ({@link CanonicalJson#readTree}, which
-     * reads by {@link #nextToken()} alone) and its scan, and the line's strings are decoded
-     * once. The scan covers the first JSON value read.
-     */
-    static final class Scanning extends JsonParserDelegate {
-        private final List<Message> out = new ArrayList<>();
-        private boolean started;
-        private boolean batch;
-        private boolean complete;
-        // The message being scanned, or null between the elements of a batch.
-        private Scan current;
-
-        Scanning(JsonParser parser) {
-            super(parser);
-        }
-
-        @Override
-        public JsonToken nextToken() throws IOException {
-            JsonToken t = super.nextToken();
-            if (t != null && !complete) {
-                take(t);
-            }
-            return t;
-        }
-
-        private void take(JsonToken t) throws IOException {
-            if (!started) {
-                started = true;
-                if (t == JsonToken.START_ARRAY) {
-                    batch = true;
-                    return;
-                }
-            } else if (current == null && t == JsonToken.END_ARRAY) {
-                // The batch's end.
-                complete = true;
-                return;
-            }
-            if (current == null) {
-                current = new Scan(t == JsonToken.START_OBJECT);
-            }
-            if (current.take(t, this)) {
-                out.add(current.message());
-                current = null;
-                complete = !batch;
-            }
-        }
-
-        /** Whether the first value read has ended: the scan is whole. */
-        boolean complete() {
-            return complete;
-        }
-
-        /** The messages of the value read; only whole once {@link #complete()}. */
-        List<Message> messages() {
             return out;
         }
     }
 
-    /** The scan of one message, fed its tokens in order. */
-    private static final class Scan {
-        private final boolean object;
-        private boolean call;
-        private boolean twins;
-        private final List<String> ids = new ArrayList<>();
-        private final Deque<Set<String>> open = new ArrayDeque<>();
-        private String ownKey;
-
-        Scan(boolean object) {
-            this.object = object;
-        }
-
-        /** Takes the parser's current token, {@code t}; returns whether the message ended with it. */
-        boolean take(JsonToken t, JsonParser p) throws IOException {
+    /** Scans the value that starts at {@code first}, the parser's current token, to its end. */
+    private static Message message(JsonParser p, JsonToken first) throws IOException {
+        boolean object = first == JsonToken.START_OBJECT;
+        boolean call = false;
+        boolean twins = false;
+        List<String> ids = new ArrayList<>();
+        Deque<Set<String>> open = new ArrayDeque<>();
+        String ownKey = null;
+        JsonToken t = first;
+        while (true) {
             switch (t) {
                 case START_OBJECT -> open.push(new HashSet<>());
                 case START_ARRAY -> open.push(IN_ARRAY);
@@ -167,11 +105,13 @@ final class KeyScan {
             if (t != JsonToken.FIELD_NAME && open.size() <= 1) {
                 ownKey = null;
             }
-            return open.isEmpty();
-        }
-
-        Message message() {
-            return new Message(object, call, twins, ids);
+            if (open.isEmpty()) {
+                return new Message(object, call, twins, ids);
+            }
+            t = p.nextToken();
+            if (t == null) {
+                throw new IOException("the value is not closed");
+            }
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.stretto.proxy.active;
 
 import dev.stretto.proxy.io.LineQueue;
-import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -89,22 +88,6 @@ final class Mailbox {
                 serverEnded |= event instanceof Event.ServerEnded;
             } else if (Thread.interrupted()) {
                 throw new InterruptedException();
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Adds events in order, as {@link #put} adds each, holding the mailbox's lock but while a
-     * lane is full: the actor, woken by the first, takes them all in one go rather than being
-     * woken for each (the lines one read of the host's brought).
-     */
-    void putAll(List<? extends Event.Posted> events) throws InterruptedException {
-        lock.lockInterruptibly();
-        try {
-            for (Event.Posted event : events) {
-                put(event);
             }
         } finally {
             lock.unlock();

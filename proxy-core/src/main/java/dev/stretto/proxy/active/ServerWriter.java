@@ -1,6 +1,5 @@
 package dev.stretto.proxy.active;
 
-import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineQueue;
 import dev.stretto.proxy.record.Recorder;
 import dev.stretto.proxy.upstream.Upstream;
@@ -13,8 +12,7 @@ import dev.stretto.proxy.logging.Logger;
  * scope (a write to a child that stopped reading ends when the session ends the child); it
  * runs until the session ends and interrupts it. The host's side has the session's own
  * writer, the host output. With {@code --record-sync} it sends a line only once the log has it
- * on disk: lines the actor queues meanwhile are forced together. Lines queued one behind
- * another go out in one write: each is flushed only when nothing is queued behind it.
+ * on disk: lines the actor queues meanwhile are forced together.
  *
  * <p>The queue ({@link #queue}) is bounded as one side is and gates: the actor never waits on
  * it, and while it is full the mailbox's gate keeps the actor from taking the host's events
@@ -62,31 +60,16 @@ final class ServerWriter implements Callable<Void> {
 
     @Override
     public Void call() throws Exception {
-        // Whether a line sent is still in the upstream's buffer: it is written out with the
-        // lines queued behind it, and before the writer waits for anything (the queue, the disk).
-        boolean buffered = false;
         while (true) {
-            if (buffered && queue.isEmpty()) {
-                upstream.flush();
-                buffered = false;
-            }
             Item item = queue.take();
             if (item instanceof Write(byte[] bytes, boolean newline, long mark)) {
                 if (ended) {
                     Logger.debug("dropped a line for the server after its input ended");
                 } else {
-                    if (buffered && !log.isDurable(mark)) {
-                        upstream.flush();
-                    }
                     log.awaitDurable(mark);
-                    buffered = !queue.isEmpty();
-                    upstream.send(new Line(bytes, newline), buffered);
+                    upstream.send(bytes, newline);
                 }
             } else if (item instanceof EndOfInput && !ended) {
-                if (buffered) {
-                    upstream.flush();
-                    buffered = false;
-                }
                 ended = true;
                 upstream.endOfInput();
             } else if (item == null) {

@@ -17,8 +17,7 @@ import java.util.function.ToLongFunction;
  * line is too long to pass. The policy says what a producer meets when the queue is full:
  * <ul>
  * <li>{@link Policy#WAIT}: {@link #put} waits for room, interruptibly. Backpressure goes to the
- * producer: the reader of the side that is too fast stops reading. It is woken once the taker
- * has freed half the bound (or emptied the queue), not at every item taken.</li>
+ * producer: the reader of the side that is too fast stops reading.</li>
  * <li>{@link Policy#GATE}: {@link #put} never waits; the item goes in over the bound, and
  * {@link #hasRoom()} is false until the taker has made room. For a producer that must never
  * wait (the actor): whoever feeds it looks at {@code hasRoom()} and holds back instead (the
@@ -335,18 +334,9 @@ public final class LineQueue<E> {
             bytes -= size.applyAsLong(item);
             holding = hold;
             updateRoom();
-            if (halfEmpty()) {
-                room.signalAll();
-            }
+            room.signalAll();
         }
         return item;
-    }
-
-    // Holding lock: whether a waiting producer is woken now. Not at every item taken but once
-    // half the bound is free: a producer faster than the taker then adds half a queue at each
-    // wake-up, instead of the two threads trading one wake-up for every line.
-    private boolean halfEmpty() {
-        return items.size() <= bound.lines() / 2 && bytes <= bound.bytes() / 2;
     }
 
     // Holding lock, after every change of the items or of closed.

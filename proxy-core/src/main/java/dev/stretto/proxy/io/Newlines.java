@@ -5,12 +5,11 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Finds and counts {@code '\n'} (and finds any other byte) in byte arrays eight bytes at a
- * time (SWAR: one {@code long} read through a {@link VarHandle} and a few arithmetic steps
- * tell which of its eight bytes are newlines, exactly). The launchers run the JVM with the
- * client compiler only, which compiles a loop over single bytes poorly and a {@code long} loop
- * well: measured on the project's machine, counting ran five times as fast as the byte loop
- * (with the server compiler, twenty times).
+ * Finds and counts {@code '\n'} in byte arrays eight bytes at a time (SWAR: one {@code long}
+ * read through a {@link VarHandle} and a few arithmetic steps tell which of its eight bytes are
+ * newlines, exactly). The launchers run the JVM with the client compiler only, which compiles a
+ * loop over single bytes poorly and a {@code long} loop well: measured on the project's machine,
+ * counting ran five times as fast as the byte loop (with the server compiler, twenty times).
  * Stateless; every method looks at {@code b[from]} to {@code b[to - 1]} only.
  */
 public final class Newlines {
@@ -44,28 +43,6 @@ public final class Newlines {
         }
         for (; i < to; i++) {
             if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * The index of the first byte {@code value} in the range, or -1: {@link #first(byte[], int,
-     * int)} for another byte (a {@code '\r'}, where some servers end a line).
-     */
-    public static int first(byte[] b, byte value, int from, int to) {
-        long pattern = (value & 0xFFL) * 0x0101010101010101L;
-        int i = from;
-        for (; i + 8 <= to; i += 8) {
-            long y = (long) LONGS.get(b, i) ^ pattern;
-            long bits = ~(((y & LOW7) + LOW7) | y) & HIGH;
-            if (bits != 0) {
-                return i + (Long.numberOfTrailingZeros(bits) >>> 3);
-            }
-        }
-        for (; i < to; i++) {
-            if (b[i] == value) {
                 return i;
             }
         }

@@ -6,18 +6,14 @@ import dev.stretto.proxy.io.LineRun;
 import dev.stretto.proxy.logging.Logger;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reads a server's output line by line and hands each line to the session's {@link
- * ServerLineSink} (or, to a sink that takes runs, every whole line of a read at once; to one
- * that takes batches, the lines of a read together), on a daemon platform thread of its own
- * outside the session's scope: a read of a pipe (a child's stdout, an in-process server's
- * stream) can neither be interrupted nor unmount a virtual thread, so on a virtual thread
- * every blocked read would hold a carrier.
+ * ServerLineSink} (or, to a sink that takes runs, every whole line of a read at once), on a daemon platform thread of its own outside the session's scope: a read
+ * of a pipe (a child's stdout, an in-process server's stream) can neither be interrupted nor
+ * unmount a virtual thread, so on a virtual thread every blocked read would hold a carrier.
  * The sink is a bounded queue: when it is full the reader waits, which in turn makes the
  * server wait; once the session has ended the sink drops lines at once.
  *
@@ -27,9 +23,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * ignores being closed) keeps this one thread until it does.
  */
 final class OutputReader {
-    /** How many lines of one read a sink that takes batches gets at most in one. */
-    static final int BATCH = 32;
-
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     // Lines handed on, and whether one is being handed on right now (waiting for a host that
     // reads slowly, or not at all).
@@ -61,23 +54,6 @@ final class OutputReader {
                 }
                 return;
             }
-            if (sink.takesBatches()) {
-                // The lines of one read go on together, a few dozen at most.
-                List<Line> batch = new ArrayList<>();
-                Line line;
-                while ((line = reader.next()) != null) {
-                    batch.add(line);
-                    if (!reader.hasBufferedLine() || batch.size() >= BATCH) {
-                        handOn(sink, batch);
-                        batch = new ArrayList<>();
-                    }
-                }
-                // At the end of the output the last lines were read with the end in the buffer.
-                if (!batch.isEmpty()) {
-                    handOn(sink, batch);
-                }
-                return;
-            }
             Line line;
             while ((line = reader.next()) != null) {
                 handingOn = true;
@@ -90,13 +66,6 @@ final class OutputReader {
         } finally {
             ended.complete(null);
         }
-    }
-
-    private void handOn(ServerLineSink sink, List<Line> batch) {
-        handingOn = true;
-        sink.batch(batch);
-        handingOn = false;
-        handedOn.addAndGet(batch.size());
     }
 
     /** Completes once the output has ended (or its read failed); never exceptionally. */

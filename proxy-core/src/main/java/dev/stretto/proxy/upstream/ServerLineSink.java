@@ -2,7 +2,6 @@ package dev.stretto.proxy.upstream;
 
 import dev.stretto.proxy.io.Line;
 import dev.stretto.proxy.io.LineRun;
-import java.util.List;
 
 /**
  * Where the server's lines go. The session's implementation records each line, then
@@ -45,24 +44,6 @@ public interface ServerLineSink {
      */
     default void lines(LineRun run) {
         throw new UnsupportedOperationException("this sink takes the server's lines one at a time");
-    }
-
-    /**
-     * Whether the sink takes the lines one read of the server's output brought as one batch
-     * ({@link #batch}): the active-mode actor's does, so that it is woken once for them. A
-     * reader asks once, before its first line. By default false.
-     */
-    default boolean takesBatches() {
-        return false;
-    }
-
-    /**
-     * Lines one read of the server's output brought, in order (at most a few dozen), from the
-     * reader's one thread. Called only when {@link #takesBatches()}, in place of {@link
-     * #line(Line)}. By default each is passed to {@link #line(Line)}.
-     */
-    default void batch(List<Line> lines) {
-        lines.forEach(this::line);
     }
 
     /**

@@ -56,31 +56,6 @@ class NewlinesTest {
     }
 
     @Test
-    void anyOtherByteIsFoundExactlyToo() {
-        Random random = new Random(13);
-        byte[] sought = {'\r', 0, (byte) 0x80, (byte) 0xFF, 0x7F, '\n'};
-        for (int round = 0; round < 300; round++) {
-            byte value = sought[round % sought.length];
-            byte[] b = new byte[random.nextInt(100)];
-            // The byte itself, its neighbours in value and the lanes' carries.
-            byte[] kinds = {value, (byte) (value + 1), (byte) (value - 1), (byte) (value ^ 0x80), (byte) 0xFF, 0};
-            int density = 1 + random.nextInt(8);
-            for (int i = 0; i < b.length; i++) {
-                b[i] = random.nextInt(density) == 0 ? kinds[random.nextInt(kinds.length)] : (byte) random.nextInt(256);
-            }
-            for (int from = 0; from <= b.length; from++) {
-                for (int to = from; to <= b.length; to += 1 + random.nextInt(3)) {
-                    int expected = -1;
-                    for (int i = from; i < to && expected < 0; i++) {
-                        expected = b[i] == value ? i : -1;
-                    }
-                    assertEquals(expected, Newlines.first(b, value, from, to), value + " in " + from + ".." + to);
-                }
-            }
-        }
-    }
-
-    @Test
     void aCountOfManyNewlinesInARowDoesNotOverflowItsLanes() {
         byte[] all = new byte[100_003];
         java.util.Arrays.fill(all, (byte) '\n');

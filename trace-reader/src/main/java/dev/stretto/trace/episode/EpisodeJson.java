@@ -57,7 +57,7 @@ final class EpisodeJson {
                     out.append(",\"name\":");
                     JsonText.appendQuoted(out, c.name());
                     out.append(",\"arguments\":");
-                    CanonicalJson.append(out, c.argumentsRead());
+                    CanonicalJson.append(out, c.arguments());
                     out.append('}');
                 }
                 out.append("],\"usage\":");

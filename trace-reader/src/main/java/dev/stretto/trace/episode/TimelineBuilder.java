@@ -154,8 +154,7 @@ public final class TimelineBuilder {
         final int ordinal;
         final String id;
         final String name;
-        /** The call as the episode holds it: its arguments are read from it, never changed. */
-        final ToolCall call;
+        final JsonNode arguments;
         final Source from;
         final long sentMs;
         final MTurn turn;
@@ -170,7 +169,7 @@ public final class TimelineBuilder {
             this.ordinal = ordinal;
             this.id = call.id();
             this.name = call.name();
-            this.call = call;
+            this.arguments = call.arguments();
             this.from = from;
             this.sentMs = sentMs;
             this.turn = turn;
@@ -323,7 +322,7 @@ public final class TimelineBuilder {
 
     private void call(JsonNode msg, JsonNode id, Source from, long t) {
         ToolCall call = ToolCall.ofRequest(msg).orElseThrow();
-        JsonNode args = call.argumentsRead();
+        JsonNode args = call.arguments();
         if (!joinsCurrentTurn(from, args, t)) {
             startTurn(t);
         }
@@ -499,7 +498,7 @@ public final class TimelineBuilder {
         for (MTurn t : turns) {
             List<Timeline.Call> cs = new ArrayList<>(t.calls.size());
             for (MCall c : t.calls) {
-                Timeline.Call fc = new Timeline.Call(c.id, c.name, c.call.arguments(), c.from, c.sentMs, t.number,
+                Timeline.Call fc = new Timeline.Call(c.id, c.name, c.arguments, c.from, c.sentMs, t.number,
                         c.result, c.deliveredMs, c.cancelledMs, c.replaced);
                 calls.put(c, fc);
                 cs.add(fc);

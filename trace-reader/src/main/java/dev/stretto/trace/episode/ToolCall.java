@@ -67,13 +67,4 @@ public record ToolCall(String id, String name, JsonNode arguments) {
     public JsonNode arguments() {
         return arguments.deepCopy();
     }
-
-    /**
-     * The arguments themselves, not a copy: for this package's readers that only read them
-     * (the timeline's rules, the episode's JSON), so that a call kept for a session's life is
-     * held once and a call that joins the episode costs no copies beyond the one it keeps.
-     */
-    JsonNode argumentsRead() {
-        return arguments;
-    }
 }
