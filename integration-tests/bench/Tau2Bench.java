@@ -83,9 +83,6 @@ final class Tau2Bench {
         List<String> tuned = List.of("--habit-only", "--lookup-cost", cost);
         return List.of(
                 new Variant("habit-only", false, List.of("--habit-only"), true),
-                new Variant("habit-only, conversation", true, List.of("--habit-only"), false),
-                new Variant("--lookup-cost " + cost, false, tuned, false),
-                new Variant("--lookup-cost " + cost + ", conversation", true, tuned, false),
                 new Variant("--lookup-cost " + cost + " --per-lookup, conversation", true,
                         List.of("--habit-only", "--lookup-cost", cost, "--per-lookup"), true));
     }

@@ -282,7 +282,9 @@ public record FlowView(String domain, int format, Provenance provenance, List<To
      * @param tool      the lookup
      * @param when      the case: {@code mentioned} (the customer mentioned the values it would
      *                  pass), {@code after_mention} (else, the result just before showed a new
-     *                  value the customer mentioned) or {@code unmentioned}
+     *                  value the customer mentioned) or {@code unmentioned}; the first two
+     *                  may carry the verb of a write the customer said the mention with
+     *                  ({@code mentioned:exchange})
      * @param threshold the threshold
      */
     public record LookupThreshold(String site, String tool, String when, double threshold) {

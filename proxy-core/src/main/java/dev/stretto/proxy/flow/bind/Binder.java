@@ -90,6 +90,7 @@ public final class Binder {
         boolean allMentioned = true;
         boolean otherNamed = false;
         boolean described = false;
+        String saidAs = null;
         for (String arg : required) {
             JsonNode constant = bindings.constant(tool, arg);
             if (constant != null) {
@@ -108,6 +109,9 @@ public final class Binder {
                 args.set(arg, values);
                 for (JsonNode v : values) {
                     allMentioned &= view.mentions(v.textValue());
+                    if (saidAs == null && allMentioned) {
+                        saidAs = v.textValue();
+                    }
                 }
                 continue;
             }
@@ -125,6 +129,9 @@ public final class Binder {
                 return new Pick.Unbound("nothing left to pass as `" + arg + "`");
             }
             args.put(arg, pick.value());
+            if (saidAs == null && pick.mentioned()) {
+                saidAs = pick.saidAs();
+            }
             if (!pick.mentioned()) {
                 allMentioned = false;
                 otherNamed |= found.anyMentioned();
@@ -134,7 +141,7 @@ public final class Binder {
         addConstants(tool, args);
         Mention mention = allMentioned ? Mention.PICKED : otherNamed ? Mention.OTHER
                 : described ? Mention.DESCRIBED : Mention.NONE;
-        return new Pick.Bound(args, mention, chance(tool, mention));
+        return new Pick.Bound(args, mention, chance(tool, mention), allMentioned ? saidAs : null);
     }
 
     /** The chance of a binding of {@code tool} with {@code mention}. */
@@ -185,10 +192,14 @@ public final class Binder {
      * A value that could be passed.
      *
      * @param value     the value
-     * @param mentioned the customer mentioned it, or a sibling of at least four characters
+     * @param saidAs    what the customer mentioned: the value, or a sibling of at least four
+     *                  characters; null when neither
      * @param list      every value at the same output and path (the value's list)
      */
-    private record Candidate(String value, boolean mentioned, List<String> list) {
+    private record Candidate(String value, String saidAs, List<String> list) {
+        boolean mentioned() {
+            return saidAs != null;
+        }
     }
 
     private record Candidates(List<Candidate> all, boolean anyMentioned) {
@@ -232,14 +243,15 @@ public final class Binder {
             List<JsonPaths.Hit> hits = view.at(e.getKey(), e.getValue().path());
             List<String> list = null;
             for (JsonPaths.Hit h : hits) {
-                boolean mentioned = view.mentions(h.value()) || h.siblings().stream()
-                        .anyMatch(s -> s.codePointCount(0, s.length()) >= 4 && view.mentions(s));
+                String saidAs = view.mentions(h.value()) ? h.value() : h.siblings().stream()
+                        .filter(s -> s.codePointCount(0, s.length()) >= 4 && view.mentions(s)).findFirst().orElse(null);
+                boolean mentioned = saidAs != null;
                 anyMentioned |= mentioned;
                 if (!view.passed(tool, arg, h.value()) && taken.add(h.value())) {
                     if (list == null) {
                         list = hits.stream().map(JsonPaths.Hit::value).toList();
                     }
-                    all.add(new Candidate(h.value(), mentioned, list));
+                    all.add(new Candidate(h.value(), saidAs, list));
                     if (mentioned) {
                         // The first candidate the customer mentioned is the pick: later ones change nothing.
                         break;
@@ -326,7 +338,7 @@ public final class Binder {
                 for (JsonPaths.Hit h : view.underKey(out, name)) {
                     any = true;
                     if (!view.passed(tool, name, h.value()) && taken.add(h.value())) {
-                        all.add(new Candidate(h.value(), view.mentions(h.value()), List.of()));
+                        all.add(new Candidate(h.value(), view.mentions(h.value()) ? h.value() : null, List.of()));
                     }
                 }
             }

@@ -102,14 +102,15 @@ final class FlowReader {
         if (t == null) {
             return LookupThresholds.NONE;
         }
-        Map<String, Map<String, Map<LookupThresholds.Case, Double>>> values = stringMap(t,
+        Map<String, Map<String, Map<LookupThresholds.When, Double>>> values = stringMap(t,
                 site -> stringMap(site, tool -> {
-                    Map<LookupThresholds.Case, Double> cases = new LinkedHashMap<>();
+                    Map<LookupThresholds.When, Double> cases = new LinkedHashMap<>();
                     stringMap(tool, Tree::number).forEach((name, v) -> {
-                        LookupThresholds.Case c = LookupThresholds.Case.ofWireName(name);
+                        LookupThresholds.When c = LookupThresholds.When.ofWireName(name);
                         if (c == null) {
-                            throw new Tree.Bad(tool.path() + ": a case is mentioned, after_mention or unmentioned, not "
-                                    + CanonicalJson.write(TextNode.valueOf(name)));
+                            throw new Tree.Bad(tool.path() + ": a case is mentioned, after_mention or unmentioned, the"
+                                    + " first two with :<verb> (1 to " + LookupThresholds.When.MAX_VERB
+                                    + " letters a to z), not " + CanonicalJson.write(TextNode.valueOf(name)));
                         }
                         cases.put(c, v);
                     });

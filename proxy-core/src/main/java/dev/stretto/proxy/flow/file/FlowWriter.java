@@ -94,7 +94,7 @@ final class FlowWriter {
             object(f.lookupThresholds().values(), (site, tools) -> object(tools, (tool, cases) -> {
                 out.append('{');
                 boolean first = true;
-                for (Map.Entry<LookupThresholds.Case, Double> c : cases.entrySet()) {
+                for (Map.Entry<LookupThresholds.When, Double> c : cases.entrySet()) {
                     if (!first) {
                         out.append(',');
                     }

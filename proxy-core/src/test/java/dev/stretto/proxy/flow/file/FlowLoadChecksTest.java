@@ -12,6 +12,7 @@ import dev.stretto.trace.json.CanonicalJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,12 +74,16 @@ class FlowLoadChecksTest {
                 refusal(lookups));
         assertEquals("the flow is marked format 2 but carries lookup_thresholds, which need format 3",
                 refusal(lookups.andThen(f -> f.put("stretto_flow", 2))));
-        assertEquals("lookup_thresholds.get_user_details.get_order_details: a case is mentioned, after_mention or"
-                + " unmentioned, not \"said\"", refusal(f -> {
-                    f.put("stretto_flow", 3);
-                    f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
-                            .put("said", 0.5);
-                }));
+        for (String bad : List.of("said", "mentioned:", "mentioned:Exchange", "mentioned:ex change",
+                "after_mention:", "unmentioned:return", "mentioned:exchange:x", "mentioned:" + "a".repeat(41))) {
+            assertEquals("lookup_thresholds.get_user_details.get_order_details: a case is mentioned, after_mention"
+                    + " or unmentioned, the first two with :<verb> (1 to 40 letters a to z), not "
+                    + CanonicalJson.write(com.fasterxml.jackson.databind.node.TextNode.valueOf(bad)), refusal(f -> {
+                        f.put("stretto_flow", 3);
+                        f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
+                                .put(bad, 0.5);
+                    }), bad);
+        }
         assertEquals("lookup_thresholds: lookup_thresholds.get_user_details.get_order_details.mentioned is -1.0, not a"
                 + " threshold (0 or more)", refusal(f -> {
                     f.put("stretto_flow", 3);
@@ -92,7 +97,8 @@ class FlowLoadChecksTest {
         ObjectNode f = shop();
         f.put("stretto_flow", 3);
         f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
-                .put("unmentioned", 0.5).put("mentioned", 0.05).put("after_mention", 2);
+                .put("unmentioned", 0.5).put("mentioned:return", 2).put("mentioned", 0.05).put("after_mention", 2)
+                .put("mentioned:exchange", 0.1);
         Flow flow = FlowFile.parse(CanonicalJson.write(f));
         assertEquals(3, flow.format());
         assertEquals(2.0, flow.lookupThresholds().get("get_user_details", "get_order_details",
@@ -102,7 +108,10 @@ class FlowLoadChecksTest {
         String written = FlowFile.toJson(flow);
         assertTrue(written.startsWith("{\"stretto_flow\":3,"));
         assertTrue(written.endsWith(",\"lookup_thresholds\":{\"get_user_details\":{\"get_order_details\":"
-                + "{\"mentioned\":0.05,\"after_mention\":2.0,\"unmentioned\":0.5}}}}"), written);
+                + "{\"mentioned\":0.05,\"mentioned:exchange\":0.1,\"mentioned:return\":2.0,\"after_mention\":2.0,"
+                + "\"unmentioned\":0.5}}}}"), written);
+        assertEquals(0.1, flow.lookupThresholds().get("get_user_details", "get_order_details",
+                new LookupThresholds.When(LookupThresholds.Case.MENTIONED, "exchange")));
         assertEquals(written, FlowFile.toJson(FlowFile.parse(written)));
         // Without them the flow is the lowest format that holds it again, the reference's bytes.
         Flow none = flow.withLookupThresholds(LookupThresholds.NONE);
