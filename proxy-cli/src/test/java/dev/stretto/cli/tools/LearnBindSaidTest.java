@@ -85,7 +85,8 @@ class LearnBindSaidTest {
         Path out = tmp.resolve("said.flow.json");
         LearnCommandTest.Run r = learn(logs, out, "--habit-only", "--bind-said");
         assertEquals(0, r.status(), r.err());
-        assertTrue(r.err().contains("bindings of 3 lookups; values the customer said for 1 arguments\n"), r.err());
+        assertTrue(r.err().contains("stretto: habit from 20 sessions; 2 sites; bindings of 3 lookups; values the"
+                + " customer said for 1 argument\n"), r.err());
         String written = Files.readString(out, StandardCharsets.UTF_8);
         assertTrue(written.startsWith("{\"stretto_flow\":3,"), written);
         assertTrue(written.contains(SAID), written);

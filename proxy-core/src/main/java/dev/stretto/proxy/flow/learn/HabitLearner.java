@@ -121,8 +121,9 @@ public final class HabitLearner {
         List<Episode> trainingEpisodes = training.stream().map(episodes::get).toList();
         progress.start("replaying the binding rule", trainingEpisodes.size());
         Bindings bindings = new BindingReplay(stats.bindings()).replay(trainingEpisodes, progress::update);
-        String said = options.bindSaid() ? "; values the customer said for " + bindings.said().size() + " arguments"
-                : "";
+        int saidArgs = bindings.said().size();
+        String said = !options.bindSaid() ? "" : "; values the customer said for " + saidArgs
+                + (saidArgs == 1 ? " argument" : " arguments");
         progress.line("habit from " + training.size() + " sessions; " + sites.next().size() + " sites; bindings of "
                 + bindings.args().size() + " lookups" + said);
 
