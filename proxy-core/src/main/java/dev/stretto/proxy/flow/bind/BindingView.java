@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.bind;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.model.SaidShape;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.EpisodeCut;
 import dev.stretto.trace.episode.ToolCall;
@@ -47,6 +48,7 @@ public final class BindingView {
     private Map<String, JsonNode> outputOf;
     /** The new mention of the last result, "" for none; null until asked. */
     private String newMention;
+    private List<String> tokens;
 
     private BindingView(List<Event> events, List<ToolCall> extra, BindingMemo memo, BindingMemo.Prefix prefix,
                         List<Output> outputs, String customer, List<ToolCall> made) {
@@ -159,6 +161,14 @@ public final class BindingView {
     /** The customer's messages, lower-cased, each followed by a newline. */
     public String customer() {
         return customer;
+    }
+
+    /** The tokens of {@link #customer()}, in order ({@link SaidShape#tokens}). */
+    public List<String> tokens() {
+        if (tokens == null) {
+            tokens = List.copyOf(SaidShape.tokens(customer));
+        }
+        return tokens;
     }
 
     /** Every call made, the pending ones last. */

@@ -328,6 +328,15 @@ final class FlowWriter {
             key("constants");
             pairs(b.constants(), this::toolArg, v -> CanonicalJson.append(out, v));
         }
+        if (!b.said().isEmpty()) {
+            key("said");
+            pairs(b.said(), this::toolArg, s -> {
+                out.append("{\"values\":").append(s.values());
+                key("shapes");
+                pairs(s.shapes(), this::string, n -> out.append(n));
+                out.append('}');
+            });
+        }
         out.append('}');
     }
 

@@ -92,6 +92,64 @@ class FlowLoadChecksTest {
                 }));
     }
 
+    private static Consumer<ObjectNode> said(String shapes) {
+        return f -> ((ObjectNode) f.get("bindings")).set("said", CanonicalJson.parse(
+                "[[[\"get_order_details\",\"order_id\"],{\"values\":10,\"shapes\":" + shapes + "}]]"));
+    }
+
+    @Test
+    void saidShapesNeedFormatThreeAndTheirShape() throws IOException {
+        Consumer<ObjectNode> ok = said("[[\"#W9999999\",5]]");
+        assertEquals("the flow is marked format 1 but carries bindings.said, which need format 3", refusal(ok));
+        assertEquals("the flow is marked format 2 but carries bindings.said, lookup_thresholds, which need format 3",
+                refusal(ok.andThen(f -> {
+                    f.put("stretto_flow", 2);
+                    f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
+                            .put("mentioned", 0.1);
+                })));
+        Consumer<ObjectNode> three = f -> f.put("stretto_flow", 3);
+        assertEquals("bindings.said: expected a list, found an object",
+                refusal(three.andThen(f -> ((ObjectNode) f.get("bindings")).putObject("said"))));
+        assertEquals("bindings.said[0][1]: the field \"shapes\" is missing", refusal(three.andThen(f ->
+                ((ObjectNode) f.get("bindings")).set("said", CanonicalJson.parse(
+                        "[[[\"get_order_details\",\"order_id\"],{\"values\":10}]]")))));
+        assertEquals("bindings.said[0][1].shapes[0][1]: expected a whole number of at least 0, found the number -1",
+                refusal(three.andThen(said("[[\"#W9999999\",-1]]"))));
+        assertEquals("bindings.said[0][1].shapes[0][0]: expected a string, found the number 9",
+                refusal(three.andThen(said("[[9,1]]"))));
+        assertEquals("bindings.said[0][1].shapes[1][0]: the key \"#W9999999\" appears twice",
+                refusal(three.andThen(said("[[\"#W9999999\",1],[\"#W9999999\",2]]"))));
+        assertEquals("bindings.said[0][1]: the shape \"#W 9\" is not a token of the customer's words (empty, with"
+                + " whitespace, or beginning or ending with one of .,;:!?()[]\"')",
+                refusal(three.andThen(said("[[\"#W 9\",1]]"))));
+        assertEquals("bindings.said[0][1]: the shape \"W9.\" is not a token of the customer's words (empty, with"
+                + " whitespace, or beginning or ending with one of .,;:!?()[]\"')",
+                refusal(three.andThen(said("[[\"W9.\",1]]"))));
+        assertEquals("bindings.said[0][1]: the shape \"\" is not a token of the customer's words (empty, with"
+                + " whitespace, or beginning or ending with one of .,;:!?()[]\"')",
+                refusal(three.andThen(said("[[\"\",1]]"))));
+        assertEquals("bindings.said[0][1]: the shapes count 11 said values, more than the 10 values the argument"
+                + " took", refusal(three.andThen(said("[[\"#W9999999\",6],[\"W9999999\",5]]"))));
+        assertEquals("bindings.said[1][0]: the key [\"get_order_details\",\"order_id\"] appears twice",
+                refusal(three.andThen(f -> ((ObjectNode) f.get("bindings")).set("said", CanonicalJson.parse(
+                        "[[[\"get_order_details\",\"order_id\"],{\"values\":1,\"shapes\":[]}],"
+                                + "[[\"get_order_details\",\"order_id\"],{\"values\":1,\"shapes\":[]}]]")))));
+    }
+
+    @Test
+    void saidShapesAreReadAndWrittenBackLastInTheBindings() throws IOException {
+        ObjectNode f = shop();
+        f.put("stretto_flow", 3);
+        said("[[\"W9999999\",2],[\"#W9999999\",5]]").accept(f);
+        Flow flow = FlowFile.parse(CanonicalJson.write(f));
+        assertEquals(3, flow.format());
+        String written = FlowFile.toJson(flow);
+        assertTrue(written.startsWith("{\"stretto_flow\":3,"));
+        assertTrue(written.contains(",\"said\":[[[\"get_order_details\",\"order_id\"],{\"values\":10,\"shapes\":"
+                + "[[\"#W9999999\",5],[\"W9999999\",2]]}]]},\"model\":"), written);
+        assertEquals(written, FlowFile.toJson(FlowFile.parse(written)));
+    }
+
     @Test
     void lookupThresholdsAreReadAndWrittenBackLastInCaseOrder() throws IOException {
         ObjectNode f = shop();
