@@ -75,16 +75,19 @@ final class Tau2Bench {
     }
 
     /**
-     * The variants: the current flows first, then the levers, each on its own and together, and
-     * last the thresholds per lookup by what the customer said.
+     * The variants: the current flows first, then the conversation alone, the thresholds per
+     * lookup by what the customer said, and last those with values the customer said bound too.
      */
     static List<Variant> variants(double lookupCost) {
         String cost = BigDecimal.valueOf(lookupCost).stripTrailingZeros().toPlainString();
-        List<String> tuned = List.of("--habit-only", "--lookup-cost", cost);
+        List<String> perLookup = List.of("--habit-only", "--lookup-cost", cost, "--per-lookup");
+        List<String> bindSaid = new ArrayList<>(perLookup);
+        bindSaid.add("--bind-said");
         return List.of(
                 new Variant("habit-only", false, List.of("--habit-only"), true),
-                new Variant("--lookup-cost " + cost + " --per-lookup, conversation", true,
-                        List.of("--habit-only", "--lookup-cost", cost, "--per-lookup"), true));
+                new Variant("habit-only, conversation", true, List.of("--habit-only"), false),
+                new Variant("--lookup-cost " + cost + " --per-lookup, conversation", true, perLookup, true),
+                new Variant("--lookup-cost " + cost + " --per-lookup --bind-said, conversation", true, bindSaid, true));
     }
 
     /** A lookup the flow made: the call (by its index in the expert's list) whose answer carried it. */
