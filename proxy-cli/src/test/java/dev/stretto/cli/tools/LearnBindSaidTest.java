@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LearnBindSaidTest {
 
-    private static final String SAID = ",\"said\":[[[\"get_order_details\",\"order_id\"],{\"values\":20,\"shapes\":"
+    private static final String SAID = ",\"said\":[[[\"get_order_details\",\"order_id\"],{\"values\":16,\"shapes\":"
             + "[[\"#W9999999\",16]]}]]},\"model\":";
 
     private static Path shop(Path dir) throws IOException {

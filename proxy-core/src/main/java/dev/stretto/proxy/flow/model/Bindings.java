@@ -246,7 +246,8 @@ public record Bindings(Map<String, ArgCounts> args, Map<ToolArg, Traced> sources
      * The values of an argument the customer said: they occurred as a whole token in the
      * customer's words before the call, and in no earlier result.
      *
-     * @param values how many string values the argument took in training
+     * @param values how many string values the argument took in training that no earlier
+     *               result held (those only the customer's words could give)
      * @param shapes each shape of the said values ({@link SaidShape#of}) and how many of them
      *               had it, sorted by shape
      */
@@ -275,13 +276,14 @@ public record Bindings(Map<String, ArgCounts> args, Map<ToolArg, Traced> sources
             }
             if (said > values) {
                 throw new IllegalArgumentException("the shapes count " + said + " said values, more than the "
-                        + values + " values the argument took");
+                        + values + " values no result held that the argument took");
             }
         }
 
         /**
          * The shapes worth binding from, in shape order: those of at least 2 said values and at
-         * least a tenth of the argument's values (the rule of {@link Traced#usable()}).
+         * least a tenth of the argument's values no result held (the rule of {@link
+         * Traced#usable()}, over the values a result could not give).
          */
         public List<String> usable() {
             return shapes.entrySet().stream()

@@ -128,8 +128,8 @@ class FlowLoadChecksTest {
         assertEquals("bindings.said[0][1]: the shape \"\" is not a token of the customer's words (empty, with"
                 + " whitespace, or beginning or ending with one of .,;:!?()[]\"')",
                 refusal(three.andThen(said("[[\"\",1]]"))));
-        assertEquals("bindings.said[0][1]: the shapes count 11 said values, more than the 10 values the argument"
-                + " took", refusal(three.andThen(said("[[\"#W9999999\",6],[\"W9999999\",5]]"))));
+        assertEquals("bindings.said[0][1]: the shapes count 11 said values, more than the 10 values no result"
+                + " held that the argument took", refusal(three.andThen(said("[[\"#W9999999\",6],[\"W9999999\",5]]"))));
         assertEquals("bindings.said[1][0]: the key [\"get_order_details\",\"order_id\"] appears twice",
                 refusal(three.andThen(f -> ((ObjectNode) f.get("bindings")).set("said", CanonicalJson.parse(
                         "[[[\"get_order_details\",\"order_id\"],{\"values\":1,\"shapes\":[]}],"

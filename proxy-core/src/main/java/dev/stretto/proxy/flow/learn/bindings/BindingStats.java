@@ -51,6 +51,8 @@ public final class BindingStats {
     private final Map<SiteKey, Long> bySite = new HashMap<>();
     private final Map<ToolArg, ConstantSeen> constantSeen = new HashMap<>();
     private final Map<ToolArg, Map<String, Long>> saidShapes = new HashMap<>();
+    /** Per argument: the string values it took that no earlier output held, which only the conversation can give. */
+    private final Map<ToolArg, Long> unheld = new HashMap<>();
     private final StringBuilder customer = new StringBuilder();
 
     private record SiteKey(ToolArg arg, String site, SourcePath source) {
@@ -161,10 +163,12 @@ public final class BindingStats {
                     if (site != null) {
                         bySite.merge(new SiteKey(key, site, source), 1L, Long::sum);
                     }
-                } else if (learnSaid && said.contains(value.textValue().toLowerCase(Locale.ROOT))
-                        && SaidShape.isToken(value.textValue())) {
-                    saidShapes.computeIfAbsent(key, k -> new HashMap<>())
-                            .merge(SaidShape.of(value.textValue()), 1L, Long::sum);
+                } else if (learnSaid) {
+                    unheld.merge(key, 1L, Long::sum);
+                    if (said.contains(value.textValue().toLowerCase(Locale.ROOT)) && SaidShape.isToken(value.textValue())) {
+                        saidShapes.computeIfAbsent(key, k -> new HashMap<>())
+                                .merge(SaidShape.of(value.textValue()), 1L, Long::sum);
+                    }
                 }
             }
         }
@@ -255,7 +259,7 @@ public final class BindingStats {
             });
         }
         Map<ToolArg, Bindings.Said> said = new HashMap<>();
-        saidShapes.forEach((key, shapes) -> said.put(key, new Bindings.Said(valueCounts.get(key), shapes)));
+        saidShapes.forEach((key, shapes) -> said.put(key, new Bindings.Said(unheld.get(key), shapes)));
         return new Bindings(args, traced(valueCounts, found), Map.of(), Map.of(), Map.of(), siteSources,
                 traced(listCounts, listFound), bare, constants, said);
     }
