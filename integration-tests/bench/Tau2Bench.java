@@ -16,7 +16,9 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -185,8 +187,7 @@ final class Tau2Bench {
                     if (i % folds == f) {
                         heldOut.add(t);
                     } else {
-                        Path log = logs.get(t.id());
-                        Files.copy(log, train.resolve(log.getFileName()));
+                        copyInTaskOrder(logs.get(t.id()), i, train);
                     }
                 }
                 Path flow = dir.resolve("fold-" + f + "/retail.flow.json");
@@ -268,6 +269,22 @@ final class Tau2Bench {
     }
 
     // --- 1. record ------------------------------------------------------------------------
+
+    /**
+     * Copies a recorded session into a training directory under a session id that sorts by the
+     * task's place in the train split. Learning reads sessions in the order of their ids, which
+     * are their start times, and the recordings start several at a time in no fixed order: the
+     * order decides the folds that tuning replays and the habit's fit, so without this the
+     * same recordings would learn different flows from one run to the next.
+     */
+    private static void copyInTaskOrder(Path log, int task, Path train) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        ObjectNode header = (ObjectNode) Tau2Task.JSON.readTree(lines.getFirst());
+        String session = String.format(Locale.ROOT, "task-%03d-%s", task, header.path("session").asText());
+        header.put("session", session);
+        lines.set(0, Tau2Task.JSON.writeValueAsString(header));
+        Files.write(train.resolve(session + ".jsonl"), lines, StandardCharsets.UTF_8);
+    }
 
     /** Every task through the proxy with --record (and the conversation): each task's log. */
     private Map<String, Path> recordAll(List<Tau2Task> tasks, boolean conversation) throws Exception {
