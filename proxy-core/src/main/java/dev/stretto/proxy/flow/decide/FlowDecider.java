@@ -46,9 +46,9 @@ import java.util.function.Function;
  *       the threshold, else {@code no lookup to make}.</li>
  *   <li>A lookup with thresholds of its own at the site ({@link LookupThresholds}, format 3)
  *       is held to the one of its case instead of the site's: whether the customer mentioned
- *       its picked values (and with which write's verb), else whether the last result shows a new value the customer
- *       mentioned. Reach then takes the best of the lookups whose probability times chance
- *       reaches their own threshold.</li>
+ *       its picked values, else whether the last result shows a new value the customer
+ *       mentioned, either with the write's verb the customer said it with. Reach then takes
+ *       the best of the lookups whose probability times chance reaches their own threshold.</li>
  *   <li>With {@link Exploration}, a seeded draw may take another lookup that binds instead,
  *       and the decision carries its {@link Policy}.</li>
  * </ol>
