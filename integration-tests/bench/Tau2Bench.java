@@ -16,7 +16,9 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,19 +77,19 @@ final class Tau2Bench {
     }
 
     /**
-     * The variants: the current flows first, then the levers, each on its own and together, and
-     * last the thresholds per lookup by what the customer said.
+     * The variants: the current flows first, then the conversation alone, the thresholds per
+     * lookup by what the customer said, and last those with values the customer said bound too.
      */
     static List<Variant> variants(double lookupCost) {
         String cost = BigDecimal.valueOf(lookupCost).stripTrailingZeros().toPlainString();
-        List<String> tuned = List.of("--habit-only", "--lookup-cost", cost);
+        List<String> perLookup = List.of("--habit-only", "--lookup-cost", cost, "--per-lookup");
+        List<String> bindSaid = new ArrayList<>(perLookup);
+        bindSaid.add("--bind-said");
         return List.of(
                 new Variant("habit-only", false, List.of("--habit-only"), true),
                 new Variant("habit-only, conversation", true, List.of("--habit-only"), false),
-                new Variant("--lookup-cost " + cost, false, tuned, false),
-                new Variant("--lookup-cost " + cost + ", conversation", true, tuned, false),
-                new Variant("--lookup-cost " + cost + " --per-lookup, conversation", true,
-                        List.of("--habit-only", "--lookup-cost", cost, "--per-lookup"), true));
+                new Variant("--lookup-cost " + cost + " --per-lookup, conversation", true, perLookup, true),
+                new Variant("--lookup-cost " + cost + " --per-lookup --bind-said, conversation", true, bindSaid, true));
     }
 
     /** A lookup the flow made: the call (by its index in the expert's list) whose answer carried it. */
@@ -185,8 +187,7 @@ final class Tau2Bench {
                     if (i % folds == f) {
                         heldOut.add(t);
                     } else {
-                        Path log = logs.get(t.id());
-                        Files.copy(log, train.resolve(log.getFileName()));
+                        copyInTaskOrder(logs.get(t.id()), i, train);
                     }
                 }
                 Path flow = dir.resolve("fold-" + f + "/retail.flow.json");
@@ -268,6 +269,22 @@ final class Tau2Bench {
     }
 
     // --- 1. record ------------------------------------------------------------------------
+
+    /**
+     * Copies a recorded session into a training directory under a session id that sorts by the
+     * task's place in the train split. Learning reads sessions in the order of their ids, which
+     * are their start times, and the recordings start several at a time in no fixed order: the
+     * order decides the folds that tuning replays and the habit's fit, so without this the
+     * same recordings would learn different flows from one run to the next.
+     */
+    private static void copyInTaskOrder(Path log, int task, Path train) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        ObjectNode header = (ObjectNode) Tau2Task.JSON.readTree(lines.getFirst());
+        String session = String.format(Locale.ROOT, "task-%03d-%s", task, header.path("session").asText());
+        header.put("session", session);
+        lines.set(0, Tau2Task.JSON.writeValueAsString(header));
+        Files.write(train.resolve(session + ".jsonl"), lines, StandardCharsets.UTF_8);
+    }
 
     /** Every task through the proxy with --record (and the conversation): each task's log. */
     private Map<String, Path> recordAll(List<Tau2Task> tasks, boolean conversation) throws Exception {

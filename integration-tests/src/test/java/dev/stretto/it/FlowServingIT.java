@@ -144,4 +144,51 @@ class FlowServingIT {
         assertEquals(List.of("{\"after\":3,\"run\":{\"call\":\"find_user_id_by_email\",\"failed\":false,\"max_lookups\":8,"
                 + "\"sites\":[],\"surprise\":-0.0}}"), Files.readAllLines(flowLog));
     }
+
+    /**
+     * The lookups one of the customer's messages brings, through the launchers, with a format-3
+     * flow: the shop flow given a threshold of its own for the order lookup after the user's
+     * details when the customer said the order with "cancel".
+     */
+    private List<String> servedAfterFind(Path flow, String customerSays) throws Exception {
+        Path chat = dir.resolve("chat-" + customerSays.hashCode() + ".jsonl");
+        try (Proc p = Proc.proxy(Map.of(), "--domain", "shop", "--context", chat.toString(), "--flow", flow.toString(),
+                "--", Repo.bin("stretto-mcp-demo"), "--world", "retail")) {
+            Host host = new Host(p);
+            host.send(Host.initialize(1, "2025-06-18", "{}"));
+            host.response(1);
+            host.send(Host.INITIALIZED);
+            say(chat, "user", customerSays);
+            host.send(Host.call(2, "find_user_id_by_email", "{\"email\":\"c41@example.com\"}"));
+            JsonNode content = host.response(2).at("/result/content");
+            p.closeStdin();
+            assertEquals(0, p.waitFor(), p.stderr());
+            List<String> lookups = new ArrayList<>();
+            if (content.size() > 1) {
+                for (String line : content.get(1).get("text").asText().split("\n")) {
+                    if (line.startsWith("get_")) {
+                        lookups.add(line);
+                    }
+                }
+            }
+            return lookups;
+        }
+    }
+
+    @Test
+    void aFormatThreeFlowHoldsALookupToTheThresholdOfTheVerbTheCustomerSaidItWith() throws Exception {
+        String shop = Files.readString(Repo.root().resolve(SHOP_FLOW), StandardCharsets.UTF_8).strip();
+        assertTrue(shop.startsWith("{\"stretto_flow\":1,") && shop.endsWith("}"), shop);
+        Path flow = dir.resolve("shop-3.flow.json");
+        Files.writeString(flow, "{\"stretto_flow\":3," + shop.substring("{\"stretto_flow\":1,".length(), shop.length() - 1)
+                + ",\"lookup_thresholds\":{\"get_user_details\":{\"get_order_details\":{\"mentioned:cancel\":2.0}}}}\n",
+                StandardCharsets.UTF_8);
+        // "cancel": the order the customer named is switched off after their details, so the run hands back there.
+        assertEquals(List.of("get_user_details {\"user_id\":\"user_41\"}:"),
+                servedAfterFind(flow, "Hi, I am c41@example.com. I want to cancel my order #W41b."));
+        // No write's verb: the case without the verb has no threshold of its own, so the site's holds, as before.
+        assertEquals(List.of("get_user_details {\"user_id\":\"user_41\"}:", "get_order_details {\"order_id\":\"#W41b\"}:",
+                        "get_order_details {\"order_id\":\"#W41a\"}:"),
+                servedAfterFind(flow, "Hi, I am c41@example.com. Please look at my order #W41b."));
+    }
 }

@@ -122,6 +122,8 @@ final class FlowShow {
                 List<String> from = new ArrayList<>();
                 t.found().forEach(f -> from.add(f.tool() + " " + f.path() + " (" + f.count() + " of " + t.values()
                         + (f.usable() ? "" : ", too few to use") + ")"));
+                t.said().forEach(s -> from.add("the customer's words, shaped " + s.shape() + " (" + s.count() + " of "
+                        + t.values() + (s.usable() ? "" : ", too few to use") + ")"));
                 if (!t.bindable()) {
                     yield (from.isEmpty() ? "found in no earlier result" : "seldom found: " + String.join(", ", from))
                             + ", so the agent supplies it (the flow never looks this up)";

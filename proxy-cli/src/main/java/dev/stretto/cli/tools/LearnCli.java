@@ -37,7 +37,8 @@ final class LearnCli {
                                    arbiter (serve it with the reach or habit decider); no
                                    model is asked. Byte for byte the reference's file, apart
                                    from compiled_unix_ms (and with --lookup-cost, its
-                                   per-site thresholds; with --per-lookup, format 3).
+                                   per-site thresholds; with --per-lookup or --bind-said,
+                                   format 3).
               (the default)        the arbiter path: 30% of the sessions are held out and the
                                    habit learns from the others; at each decision of the
                                    held-out sessions the System-One model is asked what the
@@ -72,6 +73,13 @@ final class LearnCli {
                                   the values it would pass, else whether the result just
                                   before showed a new value they mentioned. Writes format 3,
                                   which only this build serves
+              --bind-said         also bind lookups to values the customer said (--context):
+                                  an argument whose values the customer often said before
+                                  any result held them (an order id in the first message)
+                                  is bound to the tokens of their words of the same shape
+                                  (#W2378156 is #W9999999: digits become 9). On every path.
+                                  Writes format 3 (bindings.said), which only this build
+                                  serves
 
             Options of the arbiter path:
               --oracle MODE       who answers: jev (default: the cache, else TypeSafe's
@@ -114,7 +122,7 @@ final class LearnCli {
     static int run(String[] args, PrintStream out, PrintStream err, boolean bars, Map<String, String> env)
             throws UsageException, IOException {
         Args a = Args.parse(COMMAND, args, 1, Set.of("--habit-only", "--constants", "--refit-habit",
-                        "--manifest-options", "--per-lookup", "--help", "-h"),
+                        "--manifest-options", "--per-lookup", "--bind-said", "--help", "-h"),
                 Set.of("--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life", "--arbiter-from",
                         "--oracle", "--oracle-cache", "--oracle-budget", "--predicates", "--lookup-cost"));
         if (a.has("--help") || a.has("-h")) {
@@ -152,7 +160,7 @@ final class LearnCli {
         a.requireOptionsOnly(COMMAND, "--sessions", "--domain", "--out");
         Map<String, String> v = a.values();
         Learning learning = Learning.fromDirectory(Path.of(v.get("--sessions"))).domain(v.get("--domain"))
-                .constants(a.has("--constants"));
+                .constants(a.has("--constants")).bindSaid(a.has("--bind-said"));
         if (v.containsKey("--half-life")) {
             double halfLife = number(v, "--half-life", "a number of sessions");
             if (!(halfLife > 0.0)) {

@@ -144,16 +144,17 @@ class LearnPerLookupTest {
         assertEquals(3, view.format());
         assertEquals(1, view.deciding().lookups().size());
         FlowView.LookupThreshold own = view.deciding().lookups().getFirst();
-        assertEquals(List.of("get_order_details", "get_order_details", "after_mention"),
+        // The customer asked to cancel the lamp: the mention just found is said with the verb of cancel_pending_order.
+        assertEquals(List.of("get_order_details", "get_order_details", "after_mention:cancel"),
                 List.of(own.site(), own.tool(), own.when()));
         assertTrue(own.threshold() > 0.3, own.toString());
         assertTrue(written.endsWith(",\"lookup_thresholds\":{\"get_order_details\":{\"get_order_details\":"
-                + "{\"after_mention\":" + DoubleNode.valueOf(own.threshold())
+                + "{\"after_mention:cancel\":" + DoubleNode.valueOf(own.threshold())
                 + "}}}}"), written);
         // The site's threshold, tuned first, stays: the lookup is worth it as often as not.
         assertEquals(0.3, view.deciding().thresholds().get("get_order_details"));
         LearnCommandTest.Run show = LearnCommandTest.run("flow-show", out.toString());
-        assertTrue(show.out().contains("  get_order_details → get_order_details, after_mention"), show.out());
+        assertTrue(show.out().contains("  get_order_details → get_order_details, after_mention:cancel"), show.out());
     }
 
     @Test

@@ -185,27 +185,52 @@ public record FlowView(String domain, int format, Provenance provenance, List<To
     }
 
     /**
-     * The argument's values were traced to earlier results.
+     * The argument's values were traced to earlier results, and to the customer's words.
      *
      * @param wholeList whether the value is a whole list taken from a result
      * @param values    how many values were traced
      * @param found     each result and path a value was found at, in file order
+     * @param said      the shapes of the values the customer said and no earlier result held
+     *                  ({@code bindings.said}, format 3), in file order; empty without
      */
-    public record Traced(boolean wholeList, long values, List<Found> found) implements ValueSource {
+    public record Traced(boolean wholeList, long values, List<Found> found, List<Said> said) implements ValueSource {
 
-        /** Copies the list. */
+        /** Copies the lists. */
         public Traced {
             found = List.copyOf(found);
+            said = List.copyOf(said);
         }
 
         /**
-         * Whether the flow can bind the argument: some path was found often enough.
+         * Values traced to earlier results only.
+         *
+         * @param wholeList whether the value is a whole list taken from a result
+         * @param values    how many values were traced
+         * @param found     each result and path a value was found at, in file order
+         */
+        public Traced(boolean wholeList, long values, List<Found> found) {
+            this(wholeList, values, found, List.of());
+        }
+
+        /**
+         * Whether the flow can bind the argument: some path was found, or some shape said,
+         * often enough.
          *
          * @return false when the agent supplies it (the flow never looks the tool up)
          */
         public boolean bindable() {
-            return found.stream().anyMatch(Found::usable);
+            return found.stream().anyMatch(Found::usable) || said.stream().anyMatch(Said::usable);
         }
+    }
+
+    /**
+     * The shape of values the customer said.
+     *
+     * @param shape  the shape: the values with every ASCII digit a {@code 9}
+     * @param count  how many of the argument's values the customer said in that shape
+     * @param usable whether that is often enough to bind the customer's words of that shape
+     */
+    public record Said(String shape, long count, boolean usable) {
     }
 
     /**
@@ -282,7 +307,9 @@ public record FlowView(String domain, int format, Provenance provenance, List<To
      * @param tool      the lookup
      * @param when      the case: {@code mentioned} (the customer mentioned the values it would
      *                  pass), {@code after_mention} (else, the result just before showed a new
-     *                  value the customer mentioned) or {@code unmentioned}
+     *                  value the customer mentioned) or {@code unmentioned}; the first two
+     *                  may carry the verb of a write the customer said the mention with
+     *                  ({@code mentioned:exchange})
      * @param threshold the threshold
      */
     public record LookupThreshold(String site, String tool, String when, double threshold) {
@@ -408,7 +435,13 @@ public record FlowView(String domain, int format, Provenance provenance, List<To
         List<Bindings.SourcePath> usable = traced.usable();
         List<Found> found = new ArrayList<>();
         traced.found().forEach((src, n) -> found.add(new Found(src.tool(), src.path(), n, usable.contains(src))));
-        return new Traced(list != null, traced.values(), found);
+        Bindings.Said shapes = list != null ? null : b.said().get(key);
+        List<Said> said = new ArrayList<>();
+        if (shapes != null) {
+            List<String> usableShapes = shapes.usable();
+            shapes.shapes().forEach((shape, n) -> said.add(new Said(shape, n, usableShapes.contains(shape))));
+        }
+        return new Traced(list != null, traced.values(), found, said);
     }
 
     private static Tally tally(Bindings.Tally t) {

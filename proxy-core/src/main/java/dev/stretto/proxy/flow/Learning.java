@@ -49,6 +49,7 @@ public final class Learning {
     private Double halfLife;
     private Double lookupCost;
     private boolean perLookup;
+    private boolean bindSaid;
     private Oracle oracle;
     private Path arbiterFile;
     private double budget = 1.0;
@@ -192,6 +193,25 @@ public final class Learning {
      */
     public Learning perLookup(boolean perLookup) {
         this.perLookup = perLookup;
+        return this;
+    }
+
+    /**
+     * Lookups also bind values the customer said ({@code stretto learn --bind-said}): learning
+     * counts the string arguments whose value the customer had said as a whole token and no
+     * earlier result held, by their shape (each ASCII digit a {@code 9}: {@code #W2378156} is
+     * {@code #W9999999}); at a lookup, the tokens of the customer's words of a shape seen often
+     * enough ({@code bindings.said}) become candidates after the values of earlier results, and
+     * an argument no result holds can be bound from them alone. The flow then carries {@code
+     * bindings.said} (format 3, which only this build serves). Works on every path: habit-only
+     * (with or without the lookup cost and thresholds per lookup), the arbiter and the arbiter
+     * of a file.
+     *
+     * @param on whether to learn and bind them
+     * @return this
+     */
+    public Learning bindSaid(boolean on) {
+        this.bindSaid = on;
         return this;
     }
 
@@ -353,7 +373,7 @@ public final class Learning {
         List<SessionLog> sessions = directory != null ? SessionReader.read(directory, progress)
                 : SessionReader.of(logs, progress);
         LearnOptions options = new LearnOptions(directory, domain, manifest == null ? null : FlowManifest.of(Manifest.read(manifest)),
-                byId, constants, halfLife, arbiter, lookupCost, perLookup);
+                byId, constants, halfLife, arbiter, lookupCost, perLookup, bindSaid);
         FlowLearner.Result learned = new FlowLearner(options, progress, clock).learn(sessions);
         return new LearnedFlow(learned.flow(), learned.sessions());
     }

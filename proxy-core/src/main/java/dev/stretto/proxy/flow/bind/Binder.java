@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stretto.proxy.flow.model.Bindings;
 import dev.stretto.proxy.flow.model.Flow;
+import dev.stretto.proxy.flow.model.SaidShape;
 import dev.stretto.trace.episode.ToolCall;
 import dev.stretto.trace.json.CanonicalJson;
 import java.util.ArrayList;
@@ -35,7 +36,11 @@ import java.util.Set;
  *       argument the first candidate the customer mentioned, else the first, candidates being
  *       the string values at the usable sources' paths, outputs most recent first (or, when
  *       the current site's learned source counts reach 5, sources in that order), skipping
- *       values already passed as that argument and duplicates.</li>
+ *       values already passed as that argument and duplicates. With said shapes for the
+ *       argument ({@code bindings.said}, format 3), the tokens of the customer's words of a
+ *       usable shape follow, bound with the shape's characters, each counted as mentioned (at
+ *       most {@value #MAX_SAID}); an argument with usable shapes binds from them even without a
+ *       usable source.</li>
  *   <li>Constants fill the arguments still unbound. The chance follows what the customer said:
  *       every picked value mentioned uses {@code agreed[1]}; another value at the sources named
  *       uses {@code named_other}; a sibling's result holding a key the customer gave uses
@@ -46,6 +51,9 @@ public final class Binder {
 
     /** The chance given to a binding made by argument name, for a lookup training never made. */
     public static final double BY_NAME_CHANCE = 0.5;
+
+    /** The most values the customer said that one argument takes as candidates. */
+    public static final int MAX_SAID = 50;
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -90,6 +98,7 @@ public final class Binder {
         boolean allMentioned = true;
         boolean otherNamed = false;
         boolean described = false;
+        String saidAs = null;
         for (String arg : required) {
             JsonNode constant = bindings.constant(tool, arg);
             if (constant != null) {
@@ -108,6 +117,9 @@ public final class Binder {
                 args.set(arg, values);
                 for (JsonNode v : values) {
                     allMentioned &= view.mentions(v.textValue());
+                    if (saidAs == null && allMentioned) {
+                        saidAs = v.textValue();
+                    }
                 }
                 continue;
             }
@@ -116,15 +128,24 @@ public final class Binder {
                 return new Pick.Unbound("`" + arg + "` never took a string in training");
             }
             List<Bindings.SourcePath> usable = sources.usable();
-            if (usable.isEmpty()) {
+            Bindings.Said said = bindings.said().get(key);
+            List<String> shapes = said == null ? List.of() : said.usable();
+            if (usable.isEmpty() && shapes.isEmpty()) {
                 return new Pick.Unbound("no source for `" + arg + "` (the LLM supplies it)");
             }
-            Candidates found = candidates(view, tool, arg, usable);
+            Candidates found = usable.isEmpty() ? new Candidates(List.of(), false)
+                    : candidates(view, tool, arg, usable);
+            if (!shapes.isEmpty() && (found.pick() == null || !found.pick().mentioned())) {
+                found = found.and(said(view, tool, arg, shapes, found));
+            }
             Candidate pick = found.pick();
             if (pick == null) {
                 return new Pick.Unbound("nothing left to pass as `" + arg + "`");
             }
             args.put(arg, pick.value());
+            if (saidAs == null && pick.mentioned()) {
+                saidAs = pick.saidAs();
+            }
             if (!pick.mentioned()) {
                 allMentioned = false;
                 otherNamed |= found.anyMentioned();
@@ -134,7 +155,7 @@ public final class Binder {
         addConstants(tool, args);
         Mention mention = allMentioned ? Mention.PICKED : otherNamed ? Mention.OTHER
                 : described ? Mention.DESCRIBED : Mention.NONE;
-        return new Pick.Bound(args, mention, chance(tool, mention));
+        return new Pick.Bound(args, mention, chance(tool, mention), allMentioned ? saidAs : null);
     }
 
     /** The chance of a binding of {@code tool} with {@code mention}. */
@@ -185,13 +206,24 @@ public final class Binder {
      * A value that could be passed.
      *
      * @param value     the value
-     * @param mentioned the customer mentioned it, or a sibling of at least four characters
+     * @param saidAs    what the customer mentioned: the value, or a sibling of at least four
+     *                  characters; null when neither
      * @param list      every value at the same output and path (the value's list)
      */
-    private record Candidate(String value, boolean mentioned, List<String> list) {
+    private record Candidate(String value, String saidAs, List<String> list) {
+        boolean mentioned() {
+            return saidAs != null;
+        }
     }
 
     private record Candidates(List<Candidate> all, boolean anyMentioned) {
+        /** These candidates, then {@code more} (all mentioned). */
+        Candidates and(List<Candidate> more) {
+            List<Candidate> both = new ArrayList<>(all);
+            both.addAll(more);
+            return new Candidates(both, anyMentioned || !more.isEmpty());
+        }
+
         Candidate pick() {
             for (Candidate c : all) {
                 if (c.mentioned()) {
@@ -232,14 +264,15 @@ public final class Binder {
             List<JsonPaths.Hit> hits = view.at(e.getKey(), e.getValue().path());
             List<String> list = null;
             for (JsonPaths.Hit h : hits) {
-                boolean mentioned = view.mentions(h.value()) || h.siblings().stream()
-                        .anyMatch(s -> s.codePointCount(0, s.length()) >= 4 && view.mentions(s));
+                String saidAs = view.mentions(h.value()) ? h.value() : h.siblings().stream()
+                        .filter(s -> s.codePointCount(0, s.length()) >= 4 && view.mentions(s)).findFirst().orElse(null);
+                boolean mentioned = saidAs != null;
                 anyMentioned |= mentioned;
                 if (!view.passed(tool, arg, h.value()) && taken.add(h.value())) {
                     if (list == null) {
                         list = hits.stream().map(JsonPaths.Hit::value).toList();
                     }
-                    all.add(new Candidate(h.value(), mentioned, list));
+                    all.add(new Candidate(h.value(), saidAs, list));
                     if (mentioned) {
                         // The first candidate the customer mentioned is the pick: later ones change nothing.
                         break;
@@ -251,6 +284,33 @@ public final class Binder {
             }
         }
         return new Candidates(all, anyMentioned);
+    }
+
+    /**
+     * The values the customer said of {@code shapes}: each token of the customer's words, in
+     * order, bound by the first shape it is of ({@link SaidShape#fill}), skipping values already
+     * passed as the argument and those among {@code found}; at most {@link #MAX_SAID}.
+     */
+    private static List<Candidate> said(BindingView view, String tool, String arg, List<String> shapes,
+                                        Candidates found) {
+        Set<String> taken = new HashSet<>();
+        found.all().forEach(c -> taken.add(c.value()));
+        List<Candidate> said = new ArrayList<>();
+        for (String token : view.tokens()) {
+            for (String shape : shapes) {
+                String value = SaidShape.fill(shape, token);
+                if (value != null) {
+                    if (!view.passed(tool, arg, value) && taken.add(value)) {
+                        said.add(new Candidate(value, value, List.of(value)));
+                        if (said.size() == MAX_SAID) {
+                            return said;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        return said;
     }
 
     /** The learned value counts of the usable sources at {@code site}; empty when there is no site. */
@@ -326,7 +386,7 @@ public final class Binder {
                 for (JsonPaths.Hit h : view.underKey(out, name)) {
                     any = true;
                     if (!view.passed(tool, name, h.value()) && taken.add(h.value())) {
-                        all.add(new Candidate(h.value(), view.mentions(h.value()), List.of()));
+                        all.add(new Candidate(h.value(), view.mentions(h.value()) ? h.value() : null, List.of()));
                     }
                 }
             }

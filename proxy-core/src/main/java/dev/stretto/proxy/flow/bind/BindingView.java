@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.bind;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stretto.proxy.flow.model.SaidShape;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.EpisodeCut;
 import dev.stretto.trace.episode.ToolCall;
@@ -45,7 +46,9 @@ public final class BindingView {
     private Set<String> givenSince;
     private Map<String, Map<String, Set<String>>> passedSince;
     private Map<String, JsonNode> outputOf;
-    private Boolean newMention;
+    /** The new mention of the last result, "" for none; null until asked. */
+    private String newMention;
+    private List<String> tokens;
 
     private BindingView(List<Event> events, List<ToolCall> extra, BindingMemo memo, BindingMemo.Prefix prefix,
                         List<Output> outputs, String customer, List<ToolCall> made) {
@@ -160,6 +163,14 @@ public final class BindingView {
         return customer;
     }
 
+    /** The tokens of {@link #customer()}, in order ({@link SaidShape#tokens}). */
+    public List<String> tokens() {
+        if (tokens == null) {
+            tokens = List.copyOf(SaidShape.tokens(customer));
+        }
+        return tokens;
+    }
+
     /** Every call made, the pending ones last. */
     public List<ToolCall> made() {
         return made;
@@ -177,13 +188,22 @@ public final class BindingView {
      * count; a failed last call shows nothing.
      */
     public boolean showsNewMention() {
-        if (newMention == null) {
-            newMention = newMention();
-        }
-        return newMention;
+        return newMention() != null;
     }
 
-    private boolean newMention() {
+    /**
+     * The first value of the last result, in document order, that {@link #showsNewMention()}
+     * counts; null when there is none.
+     */
+    public String newMention() {
+        if (newMention == null) {
+            String found = findNewMention();
+            newMention = found == null ? "" : found;
+        }
+        return newMention.isEmpty() ? null : newMention;
+    }
+
+    private String findNewMention() {
         Event.ToolResult last = null;
         for (int i = events.size() - 1; i >= 0 && last == null; i--) {
             if (events.get(i) instanceof Event.ToolResult r) {
@@ -191,7 +211,7 @@ public final class BindingView {
             }
         }
         if (last == null || last.error() || outputs.isEmpty() || !outputs.getLast().callId().equals(last.callId())) {
-            return false;
+            return null;
         }
         Set<String> earlier = new HashSet<>();
         JsonNode shown = outputs.getLast().parsed();
@@ -206,10 +226,10 @@ public final class BindingView {
         }
         for (String v : memo.scalars(outputs.getLast().parsed())) {
             if (v.codePointCount(0, v.length()) >= 4 && !earlier.contains(v) && mentions(v)) {
-                return true;
+                return v;
             }
         }
-        return false;
+        return null;
     }
 
     /** The string values at {@code path} in {@code output} ({@link JsonPaths#at}), in document order. */

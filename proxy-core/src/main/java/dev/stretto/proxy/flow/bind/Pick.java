@@ -12,12 +12,20 @@ public sealed interface Pick {
      * @param arguments the bound arguments (required ones and constants)
      * @param mention   what the customer had said about the picked values
      * @param chance    how likely these arguments are the agent's own, from what training saw
+     * @param saidAs    when every picked value was mentioned: the customer's words that mention
+     *                  the first of them (the value, or a sibling of it such as an item's name);
+     *                  else null
      */
-    record Bound(ObjectNode arguments, Mention mention, double chance) implements Pick {
+    record Bound(ObjectNode arguments, Mention mention, double chance, String saidAs) implements Pick {
         /** Copies the arguments. */
         public Bound {
             arguments = arguments.deepCopy();
             Objects.requireNonNull(mention, "mention");
+        }
+
+        /** A binding with no record of the words that mentioned it. */
+        public Bound(ObjectNode arguments, Mention mention, double chance) {
+            this(arguments, mention, chance, null);
         }
 
         /** The arguments; a copy, since JSON trees are mutable. */

@@ -6,6 +6,7 @@ import dev.stretto.proxy.flow.bind.Binder;
 import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.bind.Mention;
 import dev.stretto.proxy.flow.bind.Pick;
+import dev.stretto.proxy.flow.bind.WriteVerbs;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.LookupThresholds;
 import dev.stretto.proxy.flow.model.Sites;
@@ -46,8 +47,8 @@ import java.util.function.Function;
  *   <li>A lookup with thresholds of its own at the site ({@link LookupThresholds}, format 3)
  *       is held to the one of its case instead of the site's: whether the customer mentioned
  *       its picked values, else whether the last result shows a new value the customer
- *       mentioned. Reach then takes the best of the lookups whose probability times chance
- *       reaches their own threshold.</li>
+ *       mentioned, either with the write's verb the customer said it with. Reach then takes
+ *       the best of the lookups whose probability times chance reaches their own threshold.</li>
  *   <li>With {@link Exploration}, a seeded draw may take another lookup that binds instead,
  *       and the decision carries its {@link Policy}.</li>
  * </ol>
@@ -62,6 +63,7 @@ public final class FlowDecider {
     private final String taskId;
     private final Binder binder;
     private final Predictions predictions;
+    private final WriteVerbs verbs;
 
     /**
      * A decider.
@@ -74,6 +76,7 @@ public final class FlowDecider {
      */
     public FlowDecider(Flow flow, Scorer scorer, double threshold, Exploration exploration, String taskId) {
         this.flow = Objects.requireNonNull(flow, "flow");
+        this.verbs = WriteVerbs.of(flow.manifest());
         this.scorer = Objects.requireNonNull(scorer, "scorer");
         this.threshold = threshold;
         this.exploration = exploration;
@@ -182,23 +185,27 @@ public final class FlowDecider {
         if (own.isEmpty() || !own.values().getOrDefault(c.site(), Map.of()).containsKey(tool)) {
             return c.threshold();
         }
-        Double t = own.get(c.site(), tool, caseOf(bind.apply(tool), view));
+        Double t = own.get(c.site(), tool, caseOf(bind.apply(tool), view, verbs));
         return t == null ? c.threshold() : t;
     }
 
     /**
      * The case of a lookup's binding: whether the customer mentioned every picked value, else
-     * whether the last result shows a new value the customer mentioned.
+     * whether the last result shows a new value the customer mentioned; either with the verb of
+     * a write the customer said the mention with ({@link WriteVerbs#saidWith}).
      *
-     * @param pick the lookup's binding
-     * @param view what the binding was made in
+     * @param pick  the lookup's binding
+     * @param view  what the binding was made in
+     * @param verbs the verbs of the flow's writes
      * @return the case
      */
-    public static LookupThresholds.Case caseOf(Pick pick, BindingView view) {
+    public static LookupThresholds.When caseOf(Pick pick, BindingView view, WriteVerbs verbs) {
         if (pick instanceof Pick.Bound b && b.mention() == Mention.PICKED) {
-            return LookupThresholds.Case.MENTIONED;
+            return new LookupThresholds.When(LookupThresholds.Case.MENTIONED, verbs.saidWith(view.customer(), b.saidAs()));
         }
-        return view.showsNewMention() ? LookupThresholds.Case.AFTER_MENTION : LookupThresholds.Case.UNMENTIONED;
+        String found = view.newMention();
+        return found == null ? LookupThresholds.When.of(LookupThresholds.Case.UNMENTIONED)
+                : new LookupThresholds.When(LookupThresholds.Case.AFTER_MENTION, verbs.saidWith(view.customer(), found));
     }
 
     /** The offered lookups that have a probability, in option order. */

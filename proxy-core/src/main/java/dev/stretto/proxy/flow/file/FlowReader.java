@@ -89,9 +89,10 @@ final class FlowReader {
             throw new Tree.Bad("the flow is marked format 1 but carries " + String.join(", ", v2)
                     + ", which need format 2");
         }
-        if (format < 3 && !lookupThresholds.isEmpty()) {
-            throw new Tree.Bad("the flow is marked format " + format + " but carries lookup_thresholds, which need"
-                    + " format 3");
+        List<String> v3 = Flow.format3Fields(bindings, lookupThresholds);
+        if (format < 3 && !v3.isEmpty()) {
+            throw new Tree.Bad("the flow is marked format " + format + " but carries " + String.join(", ", v3)
+                    + ", which need format 3");
         }
         return make(t, () -> new Flow(format, provenance, vocab, manifest, map, group, habit, sites, predicates,
                 weighed, folds, bindings, model, program, promoted, thresholds, contracts, reach, lookupThresholds));
@@ -102,14 +103,15 @@ final class FlowReader {
         if (t == null) {
             return LookupThresholds.NONE;
         }
-        Map<String, Map<String, Map<LookupThresholds.Case, Double>>> values = stringMap(t,
+        Map<String, Map<String, Map<LookupThresholds.When, Double>>> values = stringMap(t,
                 site -> stringMap(site, tool -> {
-                    Map<LookupThresholds.Case, Double> cases = new LinkedHashMap<>();
+                    Map<LookupThresholds.When, Double> cases = new LinkedHashMap<>();
                     stringMap(tool, Tree::number).forEach((name, v) -> {
-                        LookupThresholds.Case c = LookupThresholds.Case.ofWireName(name);
+                        LookupThresholds.When c = LookupThresholds.When.ofWireName(name);
                         if (c == null) {
-                            throw new Tree.Bad(tool.path() + ": a case is mentioned, after_mention or unmentioned, not "
-                                    + CanonicalJson.write(TextNode.valueOf(name)));
+                            throw new Tree.Bad(tool.path() + ": a case is mentioned, after_mention or unmentioned, the"
+                                    + " first two with :<verb> (1 to " + LookupThresholds.When.MAX_VERB
+                                    + " letters a to z), not " + CanonicalJson.write(TextNode.valueOf(name)));
                         }
                         cases.put(c, v);
                     });
@@ -279,7 +281,18 @@ final class FlowReader {
         Map<String, Long> bare = stringMap(t.optional("bare"), Tree::count);
         Tree c = t.optional("constants");
         Map<Bindings.ToolArg, JsonNode> constants = c == null ? Map.of() : pairs(c, FlowReader::toolArg, Tree::node);
-        return new Bindings(args, sources, agreed, namedOther, describedRead, siteSources, lists, bare, constants);
+        Tree s = t.optional("said");
+        Map<Bindings.ToolArg, Bindings.Said> said = s == null ? Map.of() : pairs(s, FlowReader::toolArg,
+                FlowReader::said);
+        return new Bindings(args, sources, agreed, namedOther, describedRead, siteSources, lists, bare, constants,
+                said);
+    }
+
+    /** {@code {"values": n, "shapes": [[shape, n], ...]}}. */
+    private static Bindings.Said said(Tree t) {
+        long values = t.field("values").count();
+        Map<String, Long> shapes = pairs(t.field("shapes"), Tree::string, Tree::count);
+        return make(t, () -> new Bindings.Said(values, shapes));
     }
 
     private static Bindings.ToolArg toolArg(Tree t) {

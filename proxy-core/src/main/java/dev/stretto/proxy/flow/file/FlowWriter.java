@@ -94,7 +94,7 @@ final class FlowWriter {
             object(f.lookupThresholds().values(), (site, tools) -> object(tools, (tool, cases) -> {
                 out.append('{');
                 boolean first = true;
-                for (Map.Entry<LookupThresholds.Case, Double> c : cases.entrySet()) {
+                for (Map.Entry<LookupThresholds.When, Double> c : cases.entrySet()) {
                     if (!first) {
                         out.append(',');
                     }
@@ -327,6 +327,15 @@ final class FlowWriter {
         if (!b.constants().isEmpty()) {
             key("constants");
             pairs(b.constants(), this::toolArg, v -> CanonicalJson.append(out, v));
+        }
+        if (!b.said().isEmpty()) {
+            key("said");
+            pairs(b.said(), this::toolArg, s -> {
+                out.append("{\"values\":").append(s.values());
+                key("shapes");
+                pairs(s.shapes(), this::string, n -> out.append(n));
+                out.append('}');
+            });
         }
         out.append('}');
     }

@@ -116,13 +116,16 @@ public final class HabitLearner {
         Backoff reach = Reach.count(encoded, writes::contains).toBackoff(alpha, vocab.modelSize());
         Sites sites = SiteCounts.of(steps, manifest.tools());
 
-        BindingStats stats = new BindingStats(Set.copyOf(sites.reads()), options.constants());
+        BindingStats stats = new BindingStats(Set.copyOf(sites.reads()), options.constants(), options.bindSaid());
         training.forEach(i -> stats.add(episodes.get(i)));
         List<Episode> trainingEpisodes = training.stream().map(episodes::get).toList();
         progress.start("replaying the binding rule", trainingEpisodes.size());
         Bindings bindings = new BindingReplay(stats.bindings()).replay(trainingEpisodes, progress::update);
+        int saidArgs = bindings.said().size();
+        String said = !options.bindSaid() ? "" : "; values the customer said for " + saidArgs
+                + (saidArgs == 1 ? " argument" : " arguments");
         progress.line("habit from " + training.size() + " sessions; " + sites.next().size() + " sites; bindings of "
-                + bindings.args().size() + " lookups");
+                + bindings.args().size() + " lookups" + said);
 
         TreeSet<String> sources = new TreeSet<>(ByteOrder.STRINGS);
         episodes.forEach(e -> sources.add(e.agentModel()));

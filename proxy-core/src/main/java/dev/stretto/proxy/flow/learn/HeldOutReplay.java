@@ -1,6 +1,7 @@
 package dev.stretto.proxy.flow.learn;
 
 import dev.stretto.proxy.flow.bind.Binder;
+import dev.stretto.proxy.flow.bind.WriteVerbs;
 import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.decide.Decision;
 import dev.stretto.proxy.flow.decide.DecisionStep;
@@ -57,11 +58,11 @@ final class HeldOutReplay {
      * @param tool   the lookup
      * @param when   its case ({@link FlowDecider#caseOf})
      */
-    record Where(String site, String tool, LookupThresholds.Case when) {
+    record Where(String site, String tool, LookupThresholds.When when) {
     }
 
     /** A decision, with the case of its lookup (null when it hands back). */
-    private record Decided(Decision decision, LookupThresholds.Case when) {
+    private record Decided(Decision decision, LookupThresholds.When when) {
     }
 
     /**
@@ -83,6 +84,7 @@ final class HeldOutReplay {
     private final Map<String, Decided> decided = new HashMap<>();
     private final ToolGate gate;
     private final Binder binder;
+    private final WriteVerbs verbs;
 
     /**
      * @param flow    the flow learned without {@code heldOut}
@@ -94,6 +96,7 @@ final class HeldOutReplay {
         this.writes = writes;
         this.gate = new ToolGate(this.flow, null);
         this.binder = new Binder(this.flow);
+        this.verbs = WriteVerbs.of(this.flow.manifest());
         heldOut.forEach(e -> sessions.add(session(e)));
     }
 
@@ -139,7 +142,7 @@ final class HeldOutReplay {
                 if (threshold > 1) {
                     break;
                 }
-                Map<String, Map<LookupThresholds.Case, Double>> own = lookups.values().getOrDefault(site, Map.of());
+                Map<String, Map<LookupThresholds.When, Double>> own = lookups.values().getOrDefault(site, Map.of());
                 Decided decided = decide(cut, key + "@" + threshold + own, site, threshold, own);
                 Decision d = decided.decision();
                 if (!d.lookup()) {
@@ -169,7 +172,7 @@ final class HeldOutReplay {
 
     /** The decision at {@code cut}, with {@code threshold} at its site and {@code own} for its lookups there. */
     private Decided decide(EpisodeCut cut, String key, String site, double threshold,
-                           Map<String, Map<LookupThresholds.Case, Double>> own) {
+                           Map<String, Map<LookupThresholds.When, Double>> own) {
         Decided d = decided.get(key);
         if (d == null) {
             String config = threshold + "|" + site + own;
@@ -179,11 +182,11 @@ final class HeldOutReplay {
             DecisionStep step = decider.decide(cut, tool -> gate.requiredArguments(tool, LiveTools.NONE));
             // The reach decider never asks the System-One model.
             Decision decision = ((DecisionStep.Decided) step).decision();
-            LookupThresholds.Case when = null;
+            LookupThresholds.When when = null;
             if (decision.lookup()) {
                 BindingView view = BindingView.of(cut);
                 when = FlowDecider.caseOf(binder.pick(view, decision.tool(),
-                        gate.requiredArguments(decision.tool(), LiveTools.NONE)), view);
+                        gate.requiredArguments(decision.tool(), LiveTools.NONE)), view, verbs);
             }
             d = new Decided(decision, when);
             decided.put(key, d);

@@ -22,10 +22,18 @@ import java.util.Objects;
  *                   from ({@code --lookup-cost}, {@link ThresholdTuning}), or null to learn none
  * @param perLookup  whether each lookup at each site also gets thresholds of its own by what
  *                   the customer said ({@code --per-lookup}; needs a lookup cost)
+ * @param bindSaid   whether lookups also bind values the customer said, by the shapes learned
+ *                   of them ({@code --bind-said})
  */
 public record LearnOptions(Path sessions, String domain, FlowManifest manifest, Map<String, Double> rewards,
                            boolean constants, Double halfLife, Arbiter arbiter, Double lookupCost,
-                           boolean perLookup) {
+                           boolean perLookup, boolean bindSaid) {
+
+    /** The options without {@code --bind-said}. */
+    public LearnOptions(Path sessions, String domain, FlowManifest manifest, Map<String, Double> rewards,
+                        boolean constants, Double halfLife, Arbiter arbiter, Double lookupCost, boolean perLookup) {
+        this(sessions, domain, manifest, rewards, constants, halfLife, arbiter, lookupCost, perLookup, false);
+    }
 
     /**
      * Checks the options.

@@ -160,12 +160,13 @@ public final class ThresholdTuning {
     /** Each lookup's own thresholds by case, with the sites' as tuned. */
     private LookupThresholds perLookup(List<HeldOutReplay> replays, Map<String, Double> sites, Flow flow) {
         // The cases each lookup is made in when every lookup may be made: those are the ones to tune.
-        Map<String, Map<String, Map<LookupThresholds.Case, Double>>> lowest = new TreeMap<>();
+        // A mention said with a verb takes the threshold of the mention without one.
+        Map<String, Map<String, Map<LookupThresholds.When, Double>>> lowest = new TreeMap<>();
         for (Sites.Site s : flow.sites().next().keySet()) {
             for (String tool : flow.sites().offered(s)) {
-                Map<LookupThresholds.Case, Double> all = new TreeMap<>();
+                Map<LookupThresholds.When, Double> all = new TreeMap<>();
                 for (LookupThresholds.Case c : LookupThresholds.Case.values()) {
-                    all.put(c, LOWEST);
+                    all.put(LookupThresholds.When.of(c), LOWEST);
                 }
                 lowest.computeIfAbsent(s.name(), x -> new TreeMap<>()).put(tool, all);
             }
@@ -206,7 +207,7 @@ public final class ThresholdTuning {
     }
 
     private static LookupThresholds of(Map<HeldOutReplay.Where, Double> own) {
-        Map<String, Map<String, Map<LookupThresholds.Case, Double>>> values = new TreeMap<>();
+        Map<String, Map<String, Map<LookupThresholds.When, Double>>> values = new TreeMap<>();
         own.forEach((w, t) -> values.computeIfAbsent(w.site(), x -> new TreeMap<>())
                 .computeIfAbsent(w.tool(), x -> new TreeMap<>()).put(w.when(), t));
         return new LookupThresholds(values);

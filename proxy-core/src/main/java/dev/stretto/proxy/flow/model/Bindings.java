@@ -1,6 +1,8 @@
 package dev.stretto.proxy.flow.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.stretto.trace.json.CanonicalJson;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +12,7 @@ import java.util.Objects;
 /**
  * How the flow binds a lookup's arguments, learned from the agent's own read calls, and how
  * often the binding reproduced the agent's arguments. The fields after {@code agreed} exist
- * only in format 2 and are empty in older flows.
+ * only in format 2 and are empty in older flows; {@code said} exists only in format 3.
  *
  * @param args          per lookup: how many calls training saw and how many passed each
  *                      argument; an argument passed in at least 90% of the calls is required
@@ -28,11 +30,13 @@ import java.util.Objects;
  * @param bare          per lookup with no required argument: calls made with no arguments
  * @param constants     arguments passed with one value throughout training (only learned with
  *                      {@code learn --constants})
+ * @param said          per (lookup, argument) that took strings the customer said: the shapes
+ *                      of those values (format 3, only learned with {@code learn --bind-said})
  */
 public record Bindings(Map<String, ArgCounts> args, Map<ToolArg, Traced> sources, Map<String, Agreed> agreed,
                        Map<String, UsedPicks> namedOther, Map<String, UsedPicks> describedRead,
                        List<SiteSource> siteSources, Map<ToolArg, Traced> lists, Map<String, Long> bare,
-                       Map<ToolArg, JsonNode> constants) {
+                       Map<ToolArg, JsonNode> constants, Map<ToolArg, Said> said) {
 
     /** Share of a lookup's calls that must pass an argument for it to be required. */
     public static final double REQUIRED_SHARE = 0.9;
@@ -52,11 +56,25 @@ public record Bindings(Map<String, ArgCounts> args, Map<ToolArg, Traced> sources
             constantsCopy.put(e.getKey(), e.getValue().deepCopy());
         }
         constants = Sorted.by(constantsCopy, ToolArg.ORDER, "constants");
+        said = Sorted.by(said, ToolArg.ORDER, "said");
+    }
+
+    /** Bindings of format 2: no {@code said}. */
+    public Bindings(Map<String, ArgCounts> args, Map<ToolArg, Traced> sources, Map<String, Agreed> agreed,
+                    Map<String, UsedPicks> namedOther, Map<String, UsedPicks> describedRead,
+                    List<SiteSource> siteSources, Map<ToolArg, Traced> lists, Map<String, Long> bare,
+                    Map<ToolArg, JsonNode> constants) {
+        this(args, sources, agreed, namedOther, describedRead, siteSources, lists, bare, constants, Map.of());
     }
 
     /** Bindings of format 1: no {@code named_other}, {@code described_read}, ... */
     public Bindings(Map<String, ArgCounts> args, Map<ToolArg, Traced> sources, Map<String, Agreed> agreed) {
-        this(args, sources, agreed, Map.of(), Map.of(), List.of(), Map.of(), Map.of(), Map.of());
+        this(args, sources, agreed, Map.of(), Map.of(), List.of(), Map.of(), Map.of(), Map.of(), Map.of());
+    }
+
+    /** The names of the non-empty fields that need format 3, in file order. */
+    public List<String> format3Fields() {
+        return said.isEmpty() ? List.of() : List.of("bindings.said");
     }
 
     /** Whether a format-2 field is non-empty, which makes the flow format 2. */
@@ -221,6 +239,57 @@ public record Bindings(Map<String, ArgCounts> args, Map<ToolArg, Traced> sources
             Objects.requireNonNull(arg, "arg");
             Objects.requireNonNull(site, "site");
             Objects.requireNonNull(source, "source");
+        }
+    }
+
+    /**
+     * The values of an argument the customer said: they occurred as a whole token in the
+     * customer's words before the call, and in no earlier result.
+     *
+     * @param values how many string values the argument took in training that no earlier
+     *               result held (those only the customer's words could give)
+     * @param shapes each shape of the said values ({@link SaidShape#of}) and how many of them
+     *               had it, sorted by shape
+     */
+    public record Said(long values, Map<String, Long> shapes) {
+        /**
+         * Copies {@code shapes} sorted by shape, and checks them.
+         *
+         * @throws IllegalArgumentException when a shape could not be a token of the customer's
+         *                                  text (empty, with whitespace, or with punctuation
+         *                                  that tokens lose at an end), or the shapes count
+         *                                  more values than the argument took
+         */
+        public Said {
+            shapes = Sorted.byName(shapes, "shapes");
+            long said = 0;
+            for (Map.Entry<String, Long> s : shapes.entrySet()) {
+                if (!SaidShape.isToken(s.getKey())) {
+                    throw new IllegalArgumentException("the shape " + CanonicalJson.write(TextNode.valueOf(s.getKey()))
+                            + " is not a token of the customer's words (empty, with whitespace, or beginning or"
+                            + " ending with one of " + SaidShape.TRIMMED + ")");
+                }
+                if (s.getValue() < 0) {
+                    throw new IllegalArgumentException("a shape's count is below 0");
+                }
+                said += s.getValue();
+            }
+            if (said > values) {
+                throw new IllegalArgumentException("the shapes count " + said + " said values, more than the "
+                        + values + " values no result held that the argument took");
+            }
+        }
+
+        /**
+         * The shapes worth binding from, in shape order: those of at least 2 said values and at
+         * least a tenth of the argument's values no result held (the rule of {@link
+         * Traced#usable()}, over the values a result could not give).
+         */
+        public List<String> usable() {
+            return shapes.entrySet().stream()
+                    .filter(e -> e.getValue() >= 2 && e.getValue() >= 0.1 * values)
+                    .map(Map.Entry::getKey)
+                    .toList();
         }
     }
 

@@ -18,7 +18,7 @@ import java.util.Objects;
  *
  * @param format      the format version: 1, or 2 when {@link #thresholds()} or a format-2
  *                    field of {@link #bindings()} is present, or 3 when
- *                    {@link #lookupThresholds()} is
+ *                    {@link #lookupThresholds()} or {@code bindings.said} is
  * @param provenance  where the flow came from
  * @param vocab       the action vocabulary in id order: {@code Respond} (id 0), then the tools
  *                    sorted by name; id {@code vocab.size()} stands for any other action
@@ -52,7 +52,7 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
      *
      * @throws IllegalArgumentException when the format is not 1, 2 or 3, or is 1 while a format-2
      *                                  field is present, or below 3 while lookup thresholds
-     *                                  are, or the habit's or reach's vocabulary
+     *                                  or said shapes are, or the habit's or reach's vocabulary
      *                                  size is not the vocabulary's plus one
      */
     public Flow {
@@ -73,8 +73,9 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
         if (format < 1 || format > 3) {
             throw new IllegalArgumentException("flow format " + format + " is not supported (this build reads 1 to 3)");
         }
-        if (format < 3 && !lookupThresholds.isEmpty()) {
-            throw new IllegalArgumentException("a flow of format " + format + " cannot carry lookup_thresholds"
+        List<String> v3 = format3Fields(bindings, lookupThresholds);
+        if (format < 3 && !v3.isEmpty()) {
+            throw new IllegalArgumentException("a flow of format " + format + " cannot carry " + String.join(", ", v3)
                     + " (they need format 3)");
         }
         List<String> v2 = format2Fields(bindings, thresholds);
@@ -96,7 +97,7 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
     }
 
     /**
-     * A flow of formats 1 and 2, without lookup thresholds.
+     * A flow of the given format without lookup thresholds.
      */
     public Flow(int format, Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map,
                 long group, Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed,
@@ -107,9 +108,9 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
     }
 
     /**
-     * A flow without lookup thresholds whose format is the lowest that holds it: 2 when {@code
-     * thresholds} or a format-2 field of {@code bindings} is present, else 1 (what {@code
-     * stretto learn} writes).
+     * A flow without lookup thresholds whose format is the lowest that holds it: 3 when {@code
+     * bindings} has said shapes, 2 when {@code thresholds} or a format-2 field of {@code
+     * bindings} is present, else 1 (what {@code stretto learn} writes).
      */
     public Flow(Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map, long group,
                 Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed, List<Fold> folds,
@@ -120,15 +121,15 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
     }
 
     /**
-     * A flow whose format is the lowest that holds it: 3 when {@code lookupThresholds} are
-     * present, 2 when {@code thresholds} or a format-2 field of {@code bindings} is, else 1
+     * A flow whose format is the lowest that holds it: 3 when {@code lookupThresholds} or said
+     * shapes of {@code bindings} are present, 2 when {@code thresholds} or a format-2 field of {@code bindings} is, else 1
      * (what {@code stretto learn} writes).
      */
     public Flow(Provenance provenance, List<Action> vocab, FlowManifest manifest, FeatureMap map, long group,
                 Habit habit, Sites sites, List<Predicate> predicates, List<Predicate> weighed, List<Fold> folds,
                 Bindings bindings, String model, Program program, Promoted promoted, Map<String, Double> thresholds,
                 Map<String, String> contracts, Backoff reach, LookupThresholds lookupThresholds) {
-        this(!lookupThresholds.isEmpty() ? 3 : format2Fields(bindings, thresholds).isEmpty() ? 1 : 2, provenance,
+        this(!format3Fields(bindings, lookupThresholds).isEmpty() ? 3 : format2Fields(bindings, thresholds).isEmpty() ? 1 : 2, provenance,
                 vocab, manifest, map, group, habit, sites, predicates, weighed, folds, bindings, model, program,
                 promoted, thresholds, contracts, reach, lookupThresholds);
     }
@@ -139,6 +140,15 @@ public record Flow(int format, Provenance provenance, List<Action> vocab, FlowMa
         names.addAll(Objects.requireNonNull(bindings, "bindings").format2Fields());
         if (!Objects.requireNonNull(thresholds, "thresholds").isEmpty()) {
             names.add("thresholds");
+        }
+        return names;
+    }
+
+    /** The fields that need format 3 and are present, in file order. */
+    public static List<String> format3Fields(Bindings bindings, LookupThresholds lookupThresholds) {
+        List<String> names = new ArrayList<>(Objects.requireNonNull(bindings, "bindings").format3Fields());
+        if (!Objects.requireNonNull(lookupThresholds, "lookupThresholds").isEmpty()) {
+            names.add("lookup_thresholds");
         }
         return names;
     }

@@ -13,9 +13,11 @@ import dev.stretto.proxy.flow.DeciderKind;
 import dev.stretto.proxy.flow.bind.BindingView;
 import dev.stretto.proxy.flow.bind.Mention;
 import dev.stretto.proxy.flow.bind.Pick;
+import dev.stretto.proxy.flow.bind.WriteVerbs;
 import dev.stretto.proxy.flow.model.Flow;
 import dev.stretto.proxy.flow.model.LookupThresholds;
 import dev.stretto.proxy.flow.model.LookupThresholds.Case;
+import dev.stretto.proxy.flow.model.LookupThresholds.When;
 import dev.stretto.trace.episode.EpisodeCut;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
@@ -62,7 +64,7 @@ class LookupThresholdsDecisionTest {
 
     private static Flow with(String tool, Case when, double threshold) {
         String site = decide(RETAIL5).site();
-        return RETAIL5.withLookupThresholds(new LookupThresholds(Map.of(site, Map.of(tool, Map.of(when, threshold)))));
+        return RETAIL5.withLookupThresholds(new LookupThresholds(Map.of(site, Map.of(tool, Map.of(When.of(when), threshold)))));
     }
 
     @Test
@@ -93,12 +95,12 @@ class LookupThresholdsDecisionTest {
     void whenNoLookupReachesItsThresholdTheReasonNamesTheLikeliestWithItsOwn() {
         String site = decide(RETAIL5).site();
         Flow f = RETAIL5.withLookupThresholds(new LookupThresholds(Map.of(site, Map.of(
-                "get_order_details", Map.of(Case.UNMENTIONED, 2.0),
-                "get_product_details", Map.of(Case.UNMENTIONED, 0.8)))));
+                "get_order_details", Map.of(When.of(Case.UNMENTIONED), 2.0),
+                "get_product_details", Map.of(When.of(Case.UNMENTIONED), 0.8)))));
         assertEquals("get_product_details at 0.60, below 0.8", decide(f).reason());
         Flow off = RETAIL5.withLookupThresholds(new LookupThresholds(Map.of(site, Map.of(
-                "get_order_details", Map.of(Case.UNMENTIONED, 2.0),
-                "get_product_details", Map.of(Case.UNMENTIONED, 2.0)))));
+                "get_order_details", Map.of(When.of(Case.UNMENTIONED), 2.0),
+                "get_product_details", Map.of(When.of(Case.UNMENTIONED), 2.0)))));
         assertEquals("get_product_details at 0.60, switched off here in this case", decide(off).reason());
     }
 
@@ -124,17 +126,61 @@ class LookupThresholdsDecisionTest {
         assertTrue(afterOrder.showsNewMention());
         Pick.Bound unmentioned = new Pick.Bound((ObjectNode) CanonicalJson.parse("{\"order_id\":\"#W1b\"}"),
                 Mention.NONE, 0.9);
-        assertEquals(Case.AFTER_MENTION, FlowDecider.caseOf(unmentioned, afterOrder));
+        assertEquals(When.of(Case.AFTER_MENTION), FlowDecider.caseOf(unmentioned, afterOrder, WriteVerbs.NONE));
         Pick.Bound mentioned = new Pick.Bound((ObjectNode) CanonicalJson.parse("{\"product_id\":\"p1\"}"),
                 Mention.PICKED, 0.5);
-        assertEquals(Case.MENTIONED, FlowDecider.caseOf(mentioned, afterOrder));
+        assertEquals(When.of(Case.MENTIONED), FlowDecider.caseOf(mentioned, afterOrder, WriteVerbs.NONE));
         // The details show the email, which the agent had passed: nothing new.
         BindingView afterUser = BindingView.of(events.subList(0, 5), List.of());
         assertFalse(afterUser.showsNewMention());
-        assertEquals(Case.UNMENTIONED, FlowDecider.caseOf(unmentioned, afterUser));
+        assertEquals(When.of(Case.UNMENTIONED), FlowDecider.caseOf(unmentioned, afterUser, WriteVerbs.NONE));
         // A failed last call shows nothing.
         List<Event> failed = new ArrayList<>(events.subList(0, 6));
         failed.add(new Event.ToolResult("3", order.name(), true, "Error: order not found"));
         assertFalse(BindingView.of(failed, List.of()).showsNewMention());
+    }
+
+    @Test
+    void aMentionSaidWithAWritesVerbIsItsOwnCaseAndFallsBackToTheMentionsThreshold() {
+        ToolCall find = new ToolCall("1", "find_user_id_by_email", CanonicalJson.parse("{\"email\":\"c1@example.com\"}")
+                .deepCopy());
+        List<Event> events = List.of(
+                new Event.User("I am c1@example.com. I want to exchange my Desk Lamp and return the kettle"),
+                new Event.Assistant(null, List.of(find), null),
+                new Event.ToolResult("1", find.name(), false, "user_1"));
+        BindingView view = BindingView.of(events, List.of());
+        WriteVerbs verbs = new WriteVerbs(java.util.Set.of("exchange", "return"));
+        Pick.Bound lamp = new Pick.Bound((ObjectNode) CanonicalJson.parse("{\"product_id\":\"p1\"}"),
+                Mention.PICKED, 0.5, "Desk Lamp");
+        Pick.Bound kettle = new Pick.Bound((ObjectNode) CanonicalJson.parse("{\"product_id\":\"p2\"}"),
+                Mention.PICKED, 0.5, "Electric Kettle");
+        When exchange = new When(Case.MENTIONED, "exchange");
+        assertEquals(exchange, FlowDecider.caseOf(lamp, view, verbs));
+        // Words the customer never wrote say nothing of a verb; the flow without verbs neither.
+        assertEquals(When.of(Case.MENTIONED), FlowDecider.caseOf(kettle, view, verbs));
+        assertEquals(When.of(Case.MENTIONED), FlowDecider.caseOf(lamp, view, WriteVerbs.NONE));
+        // An order that shows the lamp for the first time: the next lookup is after a mention said with exchange.
+        ToolCall order = new ToolCall("2", "get_order_details", CanonicalJson.parse("{\"order_id\":\"#W1a\"}")
+                .deepCopy());
+        List<Event> found = new ArrayList<>(events);
+        found.add(new Event.Assistant(null, List.of(order), null));
+        found.add(new Event.ToolResult("2", order.name(), false,
+                "{\"items\":[{\"name\":\"Desk Lamp\",\"product_id\":\"p1\"}],\"order_id\":\"#W1a\"}"));
+        Pick.Bound next = new Pick.Bound((ObjectNode) CanonicalJson.parse("{\"order_id\":\"#W1b\"}"), Mention.NONE,
+                0.9);
+        assertEquals(new When(Case.AFTER_MENTION, "exchange"), FlowDecider.caseOf(next, BindingView.of(found, List.of()),
+                verbs));
+
+        Map<When, Double> cases = new LinkedHashMap<>();
+        cases.put(new When(Case.MENTIONED, "return"), 2.0);
+        cases.put(When.of(Case.UNMENTIONED), 0.4);
+        cases.put(When.of(Case.MENTIONED), 0.05);
+        LookupThresholds own = new LookupThresholds(Map.of("s", Map.of("t", cases)));
+        assertEquals(2.0, own.get("s", "t", new When(Case.MENTIONED, "return")));
+        assertEquals(0.05, own.get("s", "t", exchange));
+        assertEquals(0.4, own.get("s", "t", Case.UNMENTIONED));
+        // Sorted in the file's order: the kinds, a kind without a verb before its verbs.
+        assertEquals(List.of("mentioned", "mentioned:return", "unmentioned"),
+                own.values().get("s").get("t").keySet().stream().map(When::wireName).toList());
     }
 }

@@ -12,6 +12,7 @@ import dev.stretto.trace.json.CanonicalJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,12 +74,16 @@ class FlowLoadChecksTest {
                 refusal(lookups));
         assertEquals("the flow is marked format 2 but carries lookup_thresholds, which need format 3",
                 refusal(lookups.andThen(f -> f.put("stretto_flow", 2))));
-        assertEquals("lookup_thresholds.get_user_details.get_order_details: a case is mentioned, after_mention or"
-                + " unmentioned, not \"said\"", refusal(f -> {
-                    f.put("stretto_flow", 3);
-                    f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
-                            .put("said", 0.5);
-                }));
+        for (String bad : List.of("said", "mentioned:", "mentioned:Exchange", "mentioned:ex change",
+                "after_mention:", "unmentioned:return", "mentioned:exchange:x", "mentioned:" + "a".repeat(41))) {
+            assertEquals("lookup_thresholds.get_user_details.get_order_details: a case is mentioned, after_mention"
+                    + " or unmentioned, the first two with :<verb> (1 to 40 letters a to z), not "
+                    + CanonicalJson.write(com.fasterxml.jackson.databind.node.TextNode.valueOf(bad)), refusal(f -> {
+                        f.put("stretto_flow", 3);
+                        f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
+                                .put(bad, 0.5);
+                    }), bad);
+        }
         assertEquals("lookup_thresholds: lookup_thresholds.get_user_details.get_order_details.mentioned is -1.0, not a"
                 + " threshold (0 or more)", refusal(f -> {
                     f.put("stretto_flow", 3);
@@ -87,12 +92,71 @@ class FlowLoadChecksTest {
                 }));
     }
 
+    private static Consumer<ObjectNode> said(String shapes) {
+        return f -> ((ObjectNode) f.get("bindings")).set("said", CanonicalJson.parse(
+                "[[[\"get_order_details\",\"order_id\"],{\"values\":10,\"shapes\":" + shapes + "}]]"));
+    }
+
+    @Test
+    void saidShapesNeedFormatThreeAndTheirShape() throws IOException {
+        Consumer<ObjectNode> ok = said("[[\"#W9999999\",5]]");
+        assertEquals("the flow is marked format 1 but carries bindings.said, which need format 3", refusal(ok));
+        assertEquals("the flow is marked format 2 but carries bindings.said, lookup_thresholds, which need format 3",
+                refusal(ok.andThen(f -> {
+                    f.put("stretto_flow", 2);
+                    f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
+                            .put("mentioned", 0.1);
+                })));
+        Consumer<ObjectNode> three = f -> f.put("stretto_flow", 3);
+        assertEquals("bindings.said: expected a list, found an object",
+                refusal(three.andThen(f -> ((ObjectNode) f.get("bindings")).putObject("said"))));
+        assertEquals("bindings.said[0][1]: the field \"shapes\" is missing", refusal(three.andThen(f ->
+                ((ObjectNode) f.get("bindings")).set("said", CanonicalJson.parse(
+                        "[[[\"get_order_details\",\"order_id\"],{\"values\":10}]]")))));
+        assertEquals("bindings.said[0][1].shapes[0][1]: expected a whole number of at least 0, found the number -1",
+                refusal(three.andThen(said("[[\"#W9999999\",-1]]"))));
+        assertEquals("bindings.said[0][1].shapes[0][0]: expected a string, found the number 9",
+                refusal(three.andThen(said("[[9,1]]"))));
+        assertEquals("bindings.said[0][1].shapes[1][0]: the key \"#W9999999\" appears twice",
+                refusal(three.andThen(said("[[\"#W9999999\",1],[\"#W9999999\",2]]"))));
+        assertEquals("bindings.said[0][1]: the shape \"#W 9\" is not a token of the customer's words (empty, with"
+                + " whitespace, or beginning or ending with one of .,;:!?()[]\"')",
+                refusal(three.andThen(said("[[\"#W 9\",1]]"))));
+        assertEquals("bindings.said[0][1]: the shape \"W9.\" is not a token of the customer's words (empty, with"
+                + " whitespace, or beginning or ending with one of .,;:!?()[]\"')",
+                refusal(three.andThen(said("[[\"W9.\",1]]"))));
+        assertEquals("bindings.said[0][1]: the shape \"\" is not a token of the customer's words (empty, with"
+                + " whitespace, or beginning or ending with one of .,;:!?()[]\"')",
+                refusal(three.andThen(said("[[\"\",1]]"))));
+        assertEquals("bindings.said[0][1]: the shapes count 11 said values, more than the 10 values no result"
+                + " held that the argument took", refusal(three.andThen(said("[[\"#W9999999\",6],[\"W9999999\",5]]"))));
+        assertEquals("bindings.said[1][0]: the key [\"get_order_details\",\"order_id\"] appears twice",
+                refusal(three.andThen(f -> ((ObjectNode) f.get("bindings")).set("said", CanonicalJson.parse(
+                        "[[[\"get_order_details\",\"order_id\"],{\"values\":1,\"shapes\":[]}],"
+                                + "[[\"get_order_details\",\"order_id\"],{\"values\":1,\"shapes\":[]}]]")))));
+    }
+
+    @Test
+    void saidShapesAreReadAndWrittenBackLastInTheBindings() throws IOException {
+        ObjectNode f = shop();
+        f.put("stretto_flow", 3);
+        said("[[\"W9999999\",2],[\"#W9999999\",5]]").accept(f);
+        Flow flow = FlowFile.parse(CanonicalJson.write(f));
+        assertEquals(3, flow.format());
+        String written = FlowFile.toJson(flow);
+        assertTrue(written.startsWith("{\"stretto_flow\":3,"));
+        assertTrue(written.contains(",\"said\":[[[\"get_order_details\",\"order_id\"],{\"values\":10,\"shapes\":"
+                + "[[\"#W9999999\",5],[\"W9999999\",2]]}]]},\"model\":"), written);
+        assertEquals(written, FlowFile.toJson(FlowFile.parse(written)));
+    }
+
     @Test
     void lookupThresholdsAreReadAndWrittenBackLastInCaseOrder() throws IOException {
         ObjectNode f = shop();
         f.put("stretto_flow", 3);
         f.putObject("lookup_thresholds").putObject("get_user_details").putObject("get_order_details")
-                .put("unmentioned", 0.5).put("mentioned", 0.05).put("after_mention", 2);
+                .put("unmentioned", 0.5).put("mentioned:return", 2).put("mentioned", 0.05).put("after_mention", 2)
+                .put("mentioned:exchange", 0.1);
         Flow flow = FlowFile.parse(CanonicalJson.write(f));
         assertEquals(3, flow.format());
         assertEquals(2.0, flow.lookupThresholds().get("get_user_details", "get_order_details",
@@ -102,7 +166,10 @@ class FlowLoadChecksTest {
         String written = FlowFile.toJson(flow);
         assertTrue(written.startsWith("{\"stretto_flow\":3,"));
         assertTrue(written.endsWith(",\"lookup_thresholds\":{\"get_user_details\":{\"get_order_details\":"
-                + "{\"mentioned\":0.05,\"after_mention\":2.0,\"unmentioned\":0.5}}}}"), written);
+                + "{\"mentioned\":0.05,\"mentioned:exchange\":0.1,\"mentioned:return\":2.0,\"after_mention\":2.0,"
+                + "\"unmentioned\":0.5}}}}"), written);
+        assertEquals(0.1, flow.lookupThresholds().get("get_user_details", "get_order_details",
+                new LookupThresholds.When(LookupThresholds.Case.MENTIONED, "exchange")));
         assertEquals(written, FlowFile.toJson(FlowFile.parse(written)));
         // Without them the flow is the lowest format that holds it again, the reference's bytes.
         Flow none = flow.withLookupThresholds(LookupThresholds.NONE);

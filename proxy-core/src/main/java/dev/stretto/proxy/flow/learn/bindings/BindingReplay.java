@@ -64,7 +64,8 @@ public final class BindingReplay {
         agreed.forEach((tool, t) -> agreedOut.put(tool,
                 new Bindings.Agreed(new Bindings.Tally(t[0], t[1]), new Bindings.Tally(t[2], t[3]))));
         return new Bindings(learned.args(), learned.sources(), agreedOut, usedPicks(namedOther),
-                usedPicks(describedRead), learned.siteSources(), learned.lists(), learned.bare(), learned.constants());
+                usedPicks(describedRead), learned.siteSources(), learned.lists(), learned.bare(), learned.constants(),
+                learned.said());
     }
 
     /** Tallies {@code [agreed, calls]} without and with every picked value mentioned. */

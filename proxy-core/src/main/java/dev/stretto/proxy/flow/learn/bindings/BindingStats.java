@@ -11,6 +11,7 @@ import dev.stretto.proxy.flow.model.Bindings.SiteSource;
 import dev.stretto.proxy.flow.model.Bindings.SourcePath;
 import dev.stretto.proxy.flow.model.Bindings.ToolArg;
 import dev.stretto.proxy.flow.model.Bindings.Traced;
+import dev.stretto.proxy.flow.model.SaidShape;
 import dev.stretto.trace.episode.Episode;
 import dev.stretto.trace.episode.Event;
 import dev.stretto.trace.episode.ToolCall;
@@ -30,12 +31,15 @@ import java.util.SortedMap;
  * The first pass of binding learning (stretto-learn 3.9.1): walks the training episodes'
  * events and, for each lookup (a call of a read tool), counts its arguments and finds where
  * each string or list of strings it passed had appeared in an earlier successful output of
- * the same episode. {@link #bindings()} derives the flow's fields (3.9.2).
+ * the same episode; with {@code --bind-said}, a string in no earlier output that the
+ * customer said as a whole token counts under its shape ({@link SaidShape}).
+ * {@link #bindings()} derives the flow's fields (3.9.2).
  */
 public final class BindingStats {
 
     private final Set<String> lookups;
     private final boolean learnConstants;
+    private final boolean learnSaid;
 
     private final Map<String, Long> calls = ByteOrder.map();
     private final Map<String, SortedMap<String, Long>> passed = ByteOrder.map();
@@ -46,6 +50,9 @@ public final class BindingStats {
     private final Map<ToolArg, Map<SourcePath, Long>> listFound = new HashMap<>();
     private final Map<SiteKey, Long> bySite = new HashMap<>();
     private final Map<ToolArg, ConstantSeen> constantSeen = new HashMap<>();
+    private final Map<ToolArg, Map<String, Long>> saidShapes = new HashMap<>();
+    /** Per argument: the string values it took that no earlier output held, which only the conversation can give. */
+    private final Map<ToolArg, Long> unheld = new HashMap<>();
     private final StringBuilder customer = new StringBuilder();
 
     private record SiteKey(ToolArg arg, String site, SourcePath source) {
@@ -73,16 +80,35 @@ public final class BindingStats {
      * @param learnConstants whether to learn constant arguments ({@code --constants})
      */
     public BindingStats(Set<String> lookups, boolean learnConstants) {
+        this(lookups, learnConstants, false);
+    }
+
+    /**
+     * @param lookups        the read tools
+     * @param learnConstants whether to learn constant arguments ({@code --constants})
+     * @param learnSaid      whether to learn the shapes of values the customer said
+     *                       ({@code --bind-said})
+     */
+    public BindingStats(Set<String> lookups, boolean learnConstants, boolean learnSaid) {
         this.lookups = Set.copyOf(lookups);
         this.learnConstants = learnConstants;
+        this.learnSaid = learnSaid;
     }
 
     /** Counts one training episode. */
     public void add(Episode episode) {
         List<Output> outputs = new ArrayList<>();
+        // The tokens of the customer's words so far in this episode, lower-cased.
+        Set<String> said = new HashSet<>();
         for (Event e : episode.events()) {
             switch (e) {
-                case Event.User u -> customer.append(u.text().toLowerCase(Locale.ROOT)).append('\n');
+                case Event.User u -> {
+                    String text = u.text().toLowerCase(Locale.ROOT);
+                    customer.append(text).append('\n');
+                    if (learnSaid) {
+                        said.addAll(SaidShape.tokens(text));
+                    }
+                }
                 case Event.ToolResult r -> {
                     if (!r.error()) {
                         outputs.add(new Output(r.name(), ToolOutput.parse(r.content())));
@@ -98,7 +124,7 @@ public final class BindingStats {
                         before = c.name();
                         JsonNode arguments = c.arguments();
                         if (arguments.isObject()) {
-                            lookup(c.name(), arguments, site, outputs);
+                            lookup(c.name(), arguments, site, outputs, said);
                         }
                     }
                 }
@@ -106,7 +132,7 @@ public final class BindingStats {
         }
     }
 
-    private void lookup(String tool, JsonNode arguments, String site, List<Output> outputs) {
+    private void lookup(String tool, JsonNode arguments, String site, List<Output> outputs, Set<String> said) {
         calls.merge(tool, 1L, Long::sum);
         SortedMap<String, Long> p = passed.computeIfAbsent(tool, t -> ByteOrder.map());
         bareCalls.merge(tool, arguments.isEmpty() ? 1L : 0L, Long::sum);
@@ -136,6 +162,12 @@ public final class BindingStats {
                     f.merge(source, 1L, Long::sum);
                     if (site != null) {
                         bySite.merge(new SiteKey(key, site, source), 1L, Long::sum);
+                    }
+                } else if (learnSaid) {
+                    unheld.merge(key, 1L, Long::sum);
+                    if (said.contains(value.textValue().toLowerCase(Locale.ROOT)) && SaidShape.isToken(value.textValue())) {
+                        saidShapes.computeIfAbsent(key, k -> new HashMap<>())
+                                .merge(SaidShape.of(value.textValue()), 1L, Long::sum);
                     }
                 }
             }
@@ -226,8 +258,10 @@ public final class BindingStats {
                 }
             });
         }
+        Map<ToolArg, Bindings.Said> said = new HashMap<>();
+        saidShapes.forEach((key, shapes) -> said.put(key, new Bindings.Said(unheld.get(key), shapes)));
         return new Bindings(args, traced(valueCounts, found), Map.of(), Map.of(), Map.of(), siteSources,
-                traced(listCounts, listFound), bare, constants);
+                traced(listCounts, listFound), bare, constants, said);
     }
 
     /** Whether a constant looks like something the customer told the agent (an id, an email). */
