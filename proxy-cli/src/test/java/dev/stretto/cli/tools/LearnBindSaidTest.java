@@ -3,10 +3,9 @@ package dev.stretto.cli.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.node.TextNode;
+import dev.stretto.cli.console.TestLog;
 import dev.stretto.proxy.flow.FlowFiles;
 import dev.stretto.proxy.flow.FlowView;
-import dev.stretto.trace.testing.Fixtures;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,46 +29,30 @@ class LearnBindSaidTest {
             + "[[\"#W9999999\",16]]}]]},\"model\":";
 
     private static Path shop(Path dir) throws IOException {
-        List<String> opening = Files.readAllLines(Fixtures.file("home/logs/shop/20260928T020400.548Z-14457.jsonl"),
-                StandardCharsets.UTF_8).subList(1, 6);
         Path logs = Files.createDirectories(dir.resolve("logs"));
         for (int i = 0; i < 20; i++) {
             String session = String.format("20261201T11%02d00.000Z-%d", i, 700 + i);
-            List<String> lines = new ArrayList<>();
-            lines.add("{\"stretto_mcp_log\":2,\"session\":\"" + session + "\",\"started_unix_ms\":" + (1796122800000L
-                    + i * 60_000L) + ",\"server_command\":[\"stretto-mcp-demo\",\"--world\",\"retail\"],\"domain\":"
-                    + "\"shop\",\"agent_model\":null}");
-            lines.addAll(opening);
             String user = "user_" + i;
             String order = String.format("#W%07d", 2_378_100 + i);
             boolean gives = i < 16;
             String says = (gives ? "Cancel my order " + (i % 2 == 0 ? order : order.toLowerCase()) + " please."
                     : "Cancel an order please.") + " My email is on file.";
-            lines.add("{\"t_ms\":90,\"from\":\"context\",\"message\":{\"role\":\"user\",\"content\":"
-                    + TextNode.valueOf(says) + "}}");
-            int[] id = {3};
-            call(lines, id, "find_user_id_by_email", "{\"email\":\"c@example.com\"}", user);
+            TestLog log = TestLog.of(session, 1796122800000L + i * 60_000L, "shop").shopOpening()
+                    .said(90, "user", says);
+            // Call k at 100 + 600 k ms: each a turn of its own.
+            int id = 3;
+            log.turn(100 + id * 600L, id++, "find_user_id_by_email", "{\"email\":\"c@example.com\"}", user);
             if (!gives) {
-                call(lines, id, "get_user_details", "{\"user_id\":\"" + user + "\"}", "{\"orders\":[\"" + order
-                        + "\"],\"user_id\":\"" + user + "\"}");
+                log.turn(100 + id * 600L, id++, "get_user_details", "{\"user_id\":\"" + user + "\"}", "{\"orders\":[\""
+                        + order + "\"],\"user_id\":\"" + user + "\"}");
             }
-            call(lines, id, "get_order_details", "{\"order_id\":\"" + order + "\"}", "{\"order_id\":\"" + order
-                    + "\",\"status\":\"pending\"}");
-            call(lines, id, "cancel_pending_order", "{\"order_id\":\"" + order + "\",\"reason\":\"no longer needed\"}",
-                    "{\"status\":\"cancelled\"}");
-            Files.write(logs.resolve(session + ".jsonl"), lines, StandardCharsets.UTF_8);
+            log.turn(100 + id * 600L, id++, "get_order_details", "{\"order_id\":\"" + order + "\"}", "{\"order_id\":\""
+                    + order + "\",\"status\":\"pending\"}");
+            log.turn(100 + id * 600L, id, "cancel_pending_order", "{\"order_id\":\"" + order
+                    + "\",\"reason\":\"no longer needed\"}", "{\"status\":\"cancelled\"}");
+            log.writeTo(logs.resolve(session + ".jsonl"));
         }
         return logs;
-    }
-
-    private static void call(List<String> lines, int[] id, String tool, String args, String answer) {
-        long t = 100L + id[0] * 600L;
-        lines.add("{\"t_ms\":" + t + ",\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":" + id[0]
-                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args + "}}}");
-        lines.add("{\"t_ms\":" + (t + 1) + ",\"from\":\"server\",\"message\":{\"id\":" + id[0] + ",\"jsonrpc\":"
-                + "\"2.0\",\"result\":{\"content\":[{\"text\":" + TextNode.valueOf(answer)
-                + ",\"type\":\"text\"}],\"isError\":false}}}");
-        id[0]++;
     }
 
     private static LearnCommandTest.Run learn(Path logs, Path out, String... more) {

@@ -3,6 +3,7 @@ package dev.stretto.cli.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.stretto.cli.console.TestLog;
 import dev.stretto.proxy.flow.FlowFiles;
 import dev.stretto.proxy.flow.FlowView;
 import dev.stretto.trace.testing.Fixtures;
@@ -10,8 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,38 +24,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LearnLookupCostTest {
 
-    /** The first lines of a reference shop session: header, initialize, the tool listing. */
-    private static List<String> opening() throws IOException {
-        List<String> lines = Files.readAllLines(Fixtures.file("home/logs/shop/20260928T020400.548Z-14457.jsonl"),
-                StandardCharsets.UTF_8);
-        return new ArrayList<>(lines.subList(1, 6));
-    }
-
     /** Twenty sessions: the agent finds customer i, reads their details and first order when i is even, and cancels it. */
     private static Path shop(Path dir) throws IOException {
         Path logs = Files.createDirectories(dir.resolve("logs"));
         for (int i = 0; i < 20; i++) {
             String session = String.format("20261201T10%02d00.000Z-%d", i, 500 + i);
-            List<String> lines = new ArrayList<>();
-            lines.add("{\"stretto_mcp_log\":2,\"session\":\"" + session + "\",\"started_unix_ms\":" + (1796119200000L
-                    + i * 60_000L) + ",\"server_command\":[\"stretto-mcp-demo\",\"--world\",\"retail\"],\"domain\":"
-                    + "\"shop\",\"agent_model\":null}");
-            lines.addAll(opening());
+            TestLog log = TestLog.of(session, 1796119200000L + i * 60_000L, "shop").shopOpening();
             String user = "user_" + i;
             String a = "#W" + i + "a";
             String b = "#W" + i + "b";
-            long[] t = {100};
-            int[] id = {3};
-            call(lines, t, id, "find_user_id_by_email", "{\"email\":\"c" + i + "@example.com\"}", user);
+            // Each call 600 ms after the one before: a turn of its own.
+            long t = 100;
+            int id = 3;
+            log.turn(t, id++, "find_user_id_by_email", "{\"email\":\"c" + i + "@example.com\"}", user);
             if (i % 2 == 0) {
-                call(lines, t, id, "get_user_details", "{\"user_id\":\"" + user + "\"}", "{\"email\":\"c" + i
-                        + "@example.com\",\"orders\":[\"" + a + "\",\"" + b + "\"],\"user_id\":\"" + user
-                        + "\"}");
-                call(lines, t, id, "get_order_details", "{\"order_id\":\"" + a + "\"}", order(a, user));
+                log.turn(t += 600, id++, "get_user_details", "{\"user_id\":\"" + user + "\"}", "{\"email\":\"c" + i
+                        + "@example.com\",\"orders\":[\"" + a + "\",\"" + b + "\"],\"user_id\":\"" + user + "\"}");
+                log.turn(t += 600, id++, "get_order_details", "{\"order_id\":\"" + a + "\"}", order(a, user));
             }
-            call(lines, t, id, "cancel_pending_order", "{\"order_id\":\"" + a + "\",\"reason\":\"no longer needed\"}",
+            log.turn(t += 600, id, "cancel_pending_order", "{\"order_id\":\"" + a + "\",\"reason\":\"no longer needed\"}",
                     "{\"order_id\":\"" + a + "\",\"status\":\"cancelled\"}");
-            Files.write(logs.resolve(session + ".jsonl"), lines, StandardCharsets.UTF_8);
+            log.writeTo(logs.resolve(session + ".jsonl"));
         }
         return logs;
     }
@@ -64,17 +52,6 @@ class LearnLookupCostTest {
     private static String order(String id, String user) {
         return "{\"items\":[{\"item_id\":\"1\",\"name\":\"Desk lamp\",\"product_id\":\"p1\"}],\"order_id\":\"" + id
                 + "\",\"status\":\"pending\",\"user_id\":\"" + user + "\"}";
-    }
-
-    /** One call and its answer, 600 ms after the one before: each a turn of its own. */
-    private static void call(List<String> lines, long[] t, int[] id, String tool, String args, String answer) {
-        lines.add("{\"t_ms\":" + t[0] + ",\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":" + id[0]
-                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args + "}}}");
-        lines.add("{\"t_ms\":" + (t[0] + 1) + ",\"from\":\"server\",\"message\":{\"id\":" + id[0] + ",\"jsonrpc\":"
-                + "\"2.0\",\"result\":{\"content\":[{\"text\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(
-                answer) + ",\"type\":\"text\"}],\"isError\":false}}}");
-        t[0] += 600;
-        id[0]++;
     }
 
     private static FlowView learn(Path logs, Path out, String cost, int sites) throws Exception {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.DoubleNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import dev.stretto.cli.console.TestLog;
 import dev.stretto.proxy.flow.FlowFiles;
 import dev.stretto.proxy.flow.FlowView;
 import dev.stretto.trace.testing.Fixtures;
@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,12 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LearnPerLookupTest {
 
-    private static List<String> opening() throws IOException {
-        List<String> lines = Files.readAllLines(Fixtures.file("home/logs/shop/20260928T020400.548Z-14457.jsonl"),
-                StandardCharsets.UTF_8);
-        return new ArrayList<>(lines.subList(1, 6));
-    }
-
     /**
      * The shop's sessions; {@code clean}: each starts at the details (the customer gave the
      * user id), so no call of the agent reads again what the flow looked up before the orders.
@@ -47,36 +40,33 @@ class LearnPerLookupTest {
         Path logs = Files.createDirectories(dir.resolve(clean ? "clean" : "logs"));
         for (int i = 0; i < 20; i++) {
             String session = String.format("20261201T11%02d00.000Z-%d", i, 700 + i);
-            List<String> lines = new ArrayList<>();
-            lines.add("{\"stretto_mcp_log\":2,\"session\":\"" + session + "\",\"started_unix_ms\":" + (1796122800000L
-                    + i * 60_000L) + ",\"server_command\":[\"stretto-mcp-demo\",\"--world\",\"retail\"],\"domain\":"
-                    + "\"shop\",\"agent_model\":null}");
-            lines.addAll(opening());
             boolean named = i % 2 == 0;
             String says = "I am c" + i + "@example.com" + (named ? " and I want to cancel the desk lamp I ordered"
                     : " and I want to cancel an order");
-            lines.add("{\"t_ms\":90,\"from\":\"context\",\"message\":{\"role\":\"user\",\"content\":"
-                    + TextNode.valueOf(says) + "}}");
+            TestLog log = TestLog.of(session, 1796122800000L + i * 60_000L, "shop").shopOpening()
+                    .said(90, "user", says);
             String user = "user_" + i;
             String a = "#W" + i + "a";
             String b = "#W" + i + "b";
-            long[] t = {100};
-            int[] id = {3};
+            // Each call 600 ms after the one before: a turn of its own.
+            long t = 100;
+            int id = 3;
             if (!clean) {
-                call(lines, t, id, "find_user_id_by_email", "{\"email\":\"c" + i + "@example.com\"}", user);
+                log.turn(t, id++, "find_user_id_by_email", "{\"email\":\"c" + i + "@example.com\"}", user);
+                t += 600;
             }
-            call(lines, t, id, "get_user_details", "{\"user_id\":\"" + user + "\"}", "{\"email\":\"c" + i
+            log.turn(t, id++, "get_user_details", "{\"user_id\":\"" + user + "\"}", "{\"email\":\"c" + i
                     + "@example.com\",\"orders\":[\"" + a + "\",\"" + b + "\"],\"user_id\":\"" + user + "\"}");
-            call(lines, t, id, "get_order_details", "{\"order_id\":\"" + a + "\"}", order(a, user,
+            log.turn(t += 600, id++, "get_order_details", "{\"order_id\":\"" + a + "\"}", order(a, user,
                     named ? "Desk lamp" : "Office chair"));
             if (!named) {
-                call(lines, t, id, "get_order_details", "{\"order_id\":\"" + b + "\"}", order(b, user, "Bookshelf"));
+                log.turn(t += 600, id++, "get_order_details", "{\"order_id\":\"" + b + "\"}", order(b, user, "Bookshelf"));
             }
             String cancelled = named ? a : b;
-            call(lines, t, id, "cancel_pending_order", "{\"order_id\":\"" + cancelled
+            log.turn(t += 600, id, "cancel_pending_order", "{\"order_id\":\"" + cancelled
                     + "\",\"reason\":\"no longer needed\"}", "{\"order_id\":\"" + cancelled
                     + "\",\"status\":\"cancelled\"}");
-            Files.write(logs.resolve(session + ".jsonl"), lines, StandardCharsets.UTF_8);
+            log.writeTo(logs.resolve(session + ".jsonl"));
         }
         return logs;
     }
@@ -84,16 +74,6 @@ class LearnPerLookupTest {
     private static String order(String id, String user, String item) {
         return "{\"items\":[{\"item_id\":\"1\",\"name\":\"" + item + "\",\"product_id\":\"p1\"}],\"order_id\":\"" + id
                 + "\",\"status\":\"pending\",\"user_id\":\"" + user + "\"}";
-    }
-
-    private static void call(List<String> lines, long[] t, int[] id, String tool, String args, String answer) {
-        lines.add("{\"t_ms\":" + t[0] + ",\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":" + id[0]
-                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args + "}}}");
-        lines.add("{\"t_ms\":" + (t[0] + 1) + ",\"from\":\"server\",\"message\":{\"id\":" + id[0] + ",\"jsonrpc\":"
-                + "\"2.0\",\"result\":{\"content\":[{\"text\":" + TextNode.valueOf(answer)
-                + ",\"type\":\"text\"}],\"isError\":false}}}");
-        t[0] += 600;
-        id[0]++;
     }
 
     @Test
